@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# ktls-hs: out-of-tree build of ktls_hs.ko and the entry points of its
+# test runner.  `make help` lists the targets.  Kbuild itself reads ./Kbuild.
+
+# The running kernel's build tree, else the newest Debian 6.12 headers
+# (the case on build hosts that run another kernel).
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+		    $(lastword $(sort $(wildcard /usr/src/linux-headers-6.12*-amd64))))
+ifeq ($(KDIR),)
+$(error no kernel build tree: set KDIR, or install linux-headers-$$(uname -r))
+endif
+
+KUNIT := $(if $(shell grep -s '^CONFIG_KUNIT=[ym]' $(KDIR)/.config),m)
+KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
+KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+VM_RUN := tools/testing/vm/run
+
+.PHONY: all modules clean install check quick deps lint help
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_VARS) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_VARS) clean
+	rm -rf out
+
+# Into /lib/modules/<release>/updates/, which depmod searches before the
+# kernel's own tree, plus the modprobe policy that keeps tls.ko away.
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_VARS) INSTALL_MOD_DIR=updates modules_install
+	install -D -m 0644 tools/install/ktls_hs.conf $(DESTDIR)/etc/modprobe.d/ktls_hs.conf
+	depmod -a $(KRELEASE)
+
+# Everything, both kernels, ending in "N passed, N failed".
+check:
+	$(VM_RUN) check
+
+# Inner loop: one kernel, chosen suites (see `tools/testing/vm/run --help`).
+KERNEL ?= distro
+SUITES ?= kunit,selftests
+quick:
+	$(VM_RUN) quick --kernel $(KERNEL) --suites $(SUITES)
+
+deps:
+	$(VM_RUN) deps
+
+# W=1 and sparse over the module, checkpatch over the C sources.
+lint:
+	$(VM_RUN) lint
+
+help:
+	@echo 'modules  build ktls_hs.ko against KDIR=$(KDIR)'
+	@echo 'install  install into /lib/modules/<release>/updates and run depmod'
+	@echo 'check    the full test run in VMs (installs what it needs)'
+	@echo 'quick    KERNEL=distro|debug SUITES=kunit,selftests,upstream'
+	@echo 'lint     W=1, sparse and checkpatch'
+	@echo 'deps     install the packages the runner needs (apt, pip)'
