@@ -28,10 +28,11 @@ clean:
 
 # Into /lib/modules/<release>/updates/, which depmod searches before the
 # kernel's own tree, plus the modprobe policy that keeps tls.ko away.
+# INSTALL_MOD_PATH and DESTDIR stage it under another root.
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_VARS) INSTALL_MOD_DIR=updates modules_install
 	install -D -m 0644 tools/install/ktls_hs.conf $(DESTDIR)/etc/modprobe.d/ktls_hs.conf
-	depmod -a $(KRELEASE)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
 
 # Everything, both kernels, ending in "N passed, N failed".
 check:

@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs inside the test VM (started by tools/testing/vm/run): loads the kTLS
+# provider under test, runs the requested suites, unloads, and leaves one
+# report file per suite plus the kernel log in the report directory.
+#
+# Environment (all set by the host runner):
+#   KTLS_REPORT  report directory (shared read-write with the host)
+#   KTLS_TLS     "ours" (ktls_hs.ko) or "intree" (the kernel's tls.ko)
+#   KTLS_SUITES  comma-separated: kunit, selftests, upstream, install
+#   KTLS_MODDIR  where ktls_hs.ko and ktls_hs_kunit.ko were built
+#   KTLS_KSFT    our kselftest directory (sources, lib.mk Makefile)
+#   KTLS_KSFT_OUT    its build output
+#   KTLS_KSFT_DIR    tools/testing/selftests of the kernel source
+#   KTLS_UPSTREAM    the built upstream tls.c binary
+#   KTLS_UPSTREAM_PIECES  the variants of tls.c, one harness process each
+
+set -u
+say() { echo "ktls-vm: $*"; }
+
+R=$KTLS_REPORT
+mkdir -p "$R"
+VMTAP=$R/vm.tap
+: > "$VMTAP"
+vm_result() {	# vm_result ok|fail description
+	if [ "$1" = ok ]; then echo "ok - $2" >> "$VMTAP"; else echo "not ok - $2" >> "$VMTAP"; fi
+}
+
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+ip link set lo up
+KMEMLEAK=/sys/kernel/debug/kmemleak
+if [ -w "$KMEMLEAK" ]; then
+	# Forget what boot left behind; report only what the tests leak.
+	echo scan > "$KMEMLEAK"
+	echo clear > "$KMEMLEAK"
+fi
+
+say "kernel $(uname -r), provider $KTLS_TLS, suites $KTLS_SUITES"
+case "$KTLS_TLS" in
+ours)
+	if insmod "$KTLS_MODDIR/ktls_hs.ko"; then
+		vm_result ok "load ktls_hs.ko"
+	else
+		vm_result fail "load ktls_hs.ko"
+	fi
+	;;
+intree)
+	if modprobe tls; then vm_result ok "load in-tree tls.ko"; else vm_result fail "load in-tree tls.ko"; fi
+	;;
+esac
+
+# Each suite's debugfs results are a complete KTAP document; merge them
+# into one with a plan covering every suite.
+run_kunit() {
+	local out=$R/kunit.ktap d
+	local -a suites
+	if ! insmod "$KTLS_MODDIR/ktls_hs_kunit.ko"; then
+		printf 'KTAP version 1\n1..0 # SKIP ktls_hs_kunit.ko failed to load\n' > "$out"
+		return
+	fi
+	suites=(/sys/kernel/debug/kunit/ktls_hs_*)
+	{
+		echo "KTAP version 1"
+		echo "1..${#suites[@]}"
+		for d in "${suites[@]}"; do
+			grep -v -e '^KTAP version' -e '^1\.\.' "$d/results"
+		done
+	} > "$out"
+	rmmod ktls_hs_kunit
+}
+
+# kselftest's runner.sh, as lib.mk's run_tests uses it, but writing to our
+# report: its default log, /dev/stdout, is not our stdout in this guest.
+run_selftests() {
+	(
+		export KTLS_HS_KO=$KTLS_MODDIR/ktls_hs.ko KSFT_DIR=$KTLS_KSFT_DIR
+		export KTLS_KSFT_OUT
+		BASE_DIR=$KTLS_KSFT_DIR
+		cd "$BASE_DIR/net" || return	# runner.sh names tests by $PWD
+		set +u	# runner.sh reads optional variables unset
+		# shellcheck source=/dev/null
+		. "$BASE_DIR/kselftest/runner.sh"
+		logfile=$R/selftests.tap
+		kselftest_override_timeout=$(sed -n 's/^timeout=//p' "$KTLS_KSFT/settings")
+		: > "$logfile"
+		# shellcheck disable=SC2046
+		run_many $(cat "$KTLS_KSFT_OUT/tests.list") >> "$logfile"
+	)
+}
+
+# `make install` as an administrator runs it, into /lib/modules/<release>/
+# updates (a throwaway overlay in the guest); then a TCP_ULP "tls" request
+# from a process must load ktls_hs by its alias, never the in-tree tls.ko.
+run_install() {
+	local tap=$R/install.tap kdir=/lib/modules/$(uname -r)/build path
+	echo "TAP version 13" > "$tap"
+	echo "1..3" >> "$tap"
+	check() { if eval "$2"; then echo "ok $1" >> "$tap"; else echo "not ok $1" >> "$tap"; fi; }
+
+	rmmod ktls_hs
+	make -C "$KTLS_MODDIR" KDIR="$kdir" install > "$R/install.log" 2>&1
+	path=$(modinfo -n ktls_hs 2>/dev/null)
+	check "1 make install puts ktls_hs in updates/ ($path)" \
+		'[[ $path == /lib/modules/$(uname -r)/updates/* ]]'
+	check "2 make install places the modprobe policy" '[ -f /etc/modprobe.d/ktls_hs.conf ]'
+	"$KTLS_KSFT_OUT/ulp_hold" < /dev/null > /dev/null 2>> "$R/install.log"
+	check "3 TCP_ULP \"tls\" autoloads ktls_hs, not tls.ko" \
+		'[ -e /sys/module/ktls_hs ] && [ ! -e /sys/module/tls ]'
+}
+
+# tls.c takes minutes under TCG: the host cut it into pieces, one fixture
+# variant a line ("@none" for tests without a variant); as many harness
+# processes run at once as there are vCPUs, each with its own TAP file.
+run_upstream_piece() {	# run_upstream_piece INDEX VARIANT
+	local v=$2
+	[ "$v" = @none ] && v=
+	"$KTLS_UPSTREAM" -v "$v" > "$R/upstream.piece$1.tap" 2>&1
+}
+
+run_upstream() {
+	export -f run_upstream_piece
+	export R KTLS_UPSTREAM
+	awk '{ print NR - 1, $1 }' "$KTLS_UPSTREAM_PIECES" |
+		xargs -P "$(nproc)" -L 1 bash -c 'run_upstream_piece "$@"' _
+}
+
+for s in ${KTLS_SUITES//,/ }; do
+	say "suite $s: start"
+	start=$SECONDS
+	"run_$s"
+	say "suite $s: done in $((SECONDS - start))s"
+done
+
+case "$KTLS_TLS" in
+ours)
+	if rmmod ktls_hs && [ ! -e /sys/module/ktls_hs ]; then
+		vm_result ok "unload ktls_hs.ko"
+	else
+		vm_result fail "unload ktls_hs.ko"
+	fi
+	if [ -e /sys/module/tls ]; then
+		vm_result fail "in-tree tls.ko stayed unloaded"
+	else
+		vm_result ok "in-tree tls.ko stayed unloaded"
+	fi
+	;;
+intree)
+	rmmod tls
+	;;
+esac
+
+if [ -w "$KMEMLEAK" ]; then
+	# kmemleak reports objects only once they are older than 5 s.
+	sleep 6
+	echo scan > "$KMEMLEAK"
+	cat "$KMEMLEAK" > "$R/kmemleak.txt"
+fi
+dmesg > "$R/dmesg.txt"
+echo done > "$R/finished"
+say "finished"

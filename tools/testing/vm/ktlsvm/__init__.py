@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The ktls-hs VM test runner: kernels, builds, guests, reports."""

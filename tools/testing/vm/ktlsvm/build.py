@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Everything the guests run, built on the host: ktls_hs.ko per kernel,
+our kselftests, and the upstream tls.c selftest of the kernel source,
+adapted at build time to compile, and cut into pieces run in parallel."""
+
+import re
+
+from .host import OUT, REPO, RunnerError, log, run
+
+MODULE_SOURCES = ["Kbuild", "Kconfig", "Makefile", "net", "crypto", "include", "drivers",
+                  "tools/install"]
+KSFT = REPO / "tools" / "testing" / "selftests" / "net" / "ktls_hs"
+
+
+def module(kernel, extra=()):
+    """Builds ktls_hs.ko (and the KUnit module where the kernel has KUnit)
+    in out/build/<kernel>: 6.12 kbuild cannot put one source tree's
+    objects for two kernels apart, so each kernel gets its own copy."""
+    dest = OUT / "build" / kernel.name
+    dest.mkdir(parents=True, exist_ok=True)
+    srcs = [s for s in MODULE_SOURCES if (REPO / s).exists()]
+    run(["rsync", "-aR", "--delete", "--exclude=*.o", "--exclude=*.ko",
+         "--exclude=.*.cmd"] + srcs + [f"{dest}/"], cwd=REPO)
+    res = run(["make", "-C", dest, f"KDIR={kernel.kdir}"] + list(extra), capture=True)
+    warnings = [l for l in res.stdout.splitlines() if re.search(r"\b(warning|error):", l)]
+    for ko in ["ktls_hs.ko"] + (["ktls_hs_kunit.ko"] if kernel.kunit else []):
+        if not (dest / ko).exists():
+            raise RunnerError(f"{kernel.name}: {ko} was not built")
+    return dest, warnings
+
+
+def selftests(src, hdrs):
+    out = OUT / "selftests"
+    out.mkdir(parents=True, exist_ok=True)
+    args = ["make", "-s", "-C", KSFT, f"KSFT_DIR={src}/tools/testing/selftests",
+            f"OUTPUT={out}", f"KHDR_INCLUDES=-isystem {hdrs}"]
+    run(args, capture=True)
+    tests = run(args + ["print_tests"], capture=True).stdout.split()
+    (out / "tests.list").write_text("\n".join(tests) + "\n")
+    return out
+
+
+# Debian's 6.12.117 tls.c carries rekey tests that call
+# tls_crypto_info_init() with a fourth argument, the key generation byte
+# that fills the key material, but still defines the three-argument helper.
+_OLD_HELPER = re.compile(
+    r"(static void tls_crypto_info_init\(uint16_t tls_version, uint16_t cipher_type,\s*"
+    r"struct tls_crypto_info_keys \*tls12)\)\s*\{\s*memset\(tls12, 0, sizeof\(\*tls12\)\);")
+_NEW_HELPER = (r"\1, char key_generation)\n{\n"
+               "\t/* adapted by ktls-hs at build time: key material = generation byte */\n"
+               "\tmemset(tls12, key_generation, sizeof(*tls12));\n"
+               "\tmemset(tls12, 0, sizeof(struct tls_crypto_info));")
+
+
+def _call_args(text, start):
+    """Splits the argument list opening at text[start] == '(' at top level."""
+    depth, args, cur = 0, [], start + 1
+    for i in range(start, len(text)):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                args.append(text[cur:i])
+                return args, i
+        elif c == "," and depth == 1:
+            args.append(text[cur:i])
+            cur = i + 1
+    raise RunnerError("tls.c: unbalanced call to tls_crypto_info_init")
+
+
+def adapt_tls_c(text):
+    """Returns tls.c with the helper taking the generation byte and every
+    three-argument call passing generation 0 (all-zero keys, as before)."""
+    text, n = _OLD_HELPER.subn(_NEW_HELPER, text)
+    if n == 0:
+        if "char key_generation)" in text:
+            return text  # already the four-argument helper: nothing to adapt
+        raise RunnerError("tls.c: tls_crypto_info_init() has an unknown shape; "
+                          "update adapt_tls_c()")
+    out, pos = [], 0
+    for m in re.finditer(r"(?<!void )tls_crypto_info_init\(", text):
+        if m.start() < pos:
+            continue
+        open_paren = m.end() - 1
+        args, close = _call_args(text, open_paren)
+        out.append(text[pos:close])
+        if len(args) == 3:
+            out.append(", 0")
+        pos = close
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def upstream_pieces(text):
+    """tls.c cut into pieces the guest runs side by side, one harness
+    process per fixture variant; "@none" stands for the fixtures and tests
+    that have no variant."""
+    names = ["@none"]
+    for v in re.findall(r"FIXTURE_VARIANT_ADD\(\s*\w+\s*,\s*(\w+)\s*\)", text):
+        if v not in names:
+            names.append(v)
+    return names
+
+
+def upstream_tls(src, hdrs):
+    out = OUT / "upstream"
+    out.mkdir(parents=True, exist_ok=True)
+    ksft = src / "tools" / "testing" / "selftests"
+    text = adapt_tls_c((ksft / "net" / "tls.c").read_text())
+    (out / "tls.c").write_text(text)
+    run(["gcc", "-O2", "-Wall", "-isystem", hdrs, f"-I{ksft}",
+         f"-I{ksft}/net", out / "tls.c", "-o", out / "tls", "-lpthread"], capture=True)
+    (out / "pieces").write_text("\n".join(upstream_pieces(text)) + "\n")
+    log(f"upstream tls.c built ({text.count('TEST_F(') + text.count('TEST(')} test bodies)")
+    return out

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Where things live on the host, the packages the runner needs, and the
+kernel source it reads the kselftest harness, KUnit tooling and tls.c from."""
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[4]
+OUT = Path(os.environ.get("KTLS_OUT", REPO / "out"))
+CACHE = Path(os.environ.get("KTLS_CACHE", Path.home() / ".cache" / "ktls-hs"))
+
+SOURCE_PKG = "linux-source-6.12"
+
+APT_PACKAGES = [
+    # the two kernels: the distro one, and the source of the debug one
+    "linux-image-6.12-amd64", "linux-headers-6.12-amd64", SOURCE_PKG,
+    # building kernels and modules
+    "gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
+    "dwarves", "cpio", "kmod", "xz-utils", "zstd", "rsync", "perl", "sparse",
+    # the VM, and what virtme-ng's guest init uses from the host root
+    "qemu-system-x86", "busybox-static", "udev", "iproute2", "procps",
+    # the test suites' userspace
+    "keyutils", "python3",
+]
+PIP_PACKAGES = ["virtme-ng==1.42"]
+
+
+class RunnerError(Exception):
+    """A step of the run could not be done; the message says which and why."""
+
+
+def log(msg):
+    print(f"ktls-run: {msg}", flush=True)
+
+
+def run(cmd, *, cwd=None, env=None, capture=False, check=True):
+    """Runs cmd; on failure raises RunnerError with the command and its tail."""
+    res = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env, text=True,
+                         stdout=subprocess.PIPE if capture else None,
+                         stderr=subprocess.STDOUT if capture else None)
+    if check and res.returncode:
+        tail = "\n".join((res.stdout or "").splitlines()[-40:])
+        raise RunnerError(f"{' '.join(map(str, cmd))}: exit {res.returncode}\n{tail}")
+    return res
+
+
+def _missing_debs():
+    res = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n"]
+                         + APT_PACKAGES, text=True, capture_output=True)
+    have = {l.split()[0] for l in res.stdout.splitlines() if l.endswith(" installed")}
+    return [p for p in APT_PACKAGES if p not in have]
+
+
+def vng_path():
+    """vng as installed by pip for this interpreter, else the one on PATH."""
+    scripts = Path(sysconfig.get_path("scripts")) / "vng"
+    return str(scripts) if scripts.exists() else shutil.which("vng")
+
+
+def install_deps():
+    """Installs what is missing; a machine that has everything is left alone."""
+    missing = _missing_debs()
+    if missing:
+        log(f"apt: installing {' '.join(missing)}")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        run(["apt-get", "update", "-q"], env=env, capture=True)
+        run(["apt-get", "install", "-y", "-q", "--no-install-recommends"] + missing,
+            env=env, capture=True)
+    if not vng_path():
+        log(f"pip: installing {' '.join(PIP_PACKAGES)}")
+        run([sys.executable, "-m", "pip", "install", "-q"] + PIP_PACKAGES, capture=True)
+    if not vng_path():
+        raise RunnerError("virtme-ng installed but no vng found")
+
+
+def source_version():
+    res = run(["dpkg-query", "-W", "-f=${Version}", SOURCE_PKG], capture=True)
+    return res.stdout.strip()
+
+
+def source_tree():
+    """The extracted kernel source, unpacked once per package version."""
+    ver = source_version()
+    tree = CACHE / f"src-{ver}"
+    if (tree / ".ktls-extracted").exists():
+        return tree
+    tarball = Path(f"/usr/src/{SOURCE_PKG}.tar.xz")
+    log(f"extracting {tarball} ({ver})")
+    tmp = CACHE / f"src-{ver}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    run(["tar", "-xf", tarball, "-C", tmp, "--strip-components=1"])
+    shutil.rmtree(tree, ignore_errors=True)
+    tmp.rename(tree)
+    (tree / ".ktls-extracted").write_text(ver + "\n")
+    return tree
+
+
+def uapi_headers(src):
+    """usr/include of the source tree, built out of tree (the tree stays clean)."""
+    out = CACHE / f"uapi-{source_version()}"
+    if not (out / ".ktls-done").exists():
+        log("installing uapi headers of the kernel source")
+        run(["make", "-s", "-C", src, f"O={out}", "headers"], capture=True)
+        (out / ".ktls-done").write_text("ok\n")
+    return out / "usr" / "include"

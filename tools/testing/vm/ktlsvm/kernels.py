@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The two test kernels.  distro: Debian's linux-image-6.12-amd64, what
+users run.  debug: built from Debian's linux-source-6.12 with the fragment
+debug.config (KUnit, KASAN, lockdep, kmemleak, ...), cached under
+~/.cache/ktls-hs keyed by the fragment, the source version and the
+compiler, and rebuilt only when one of those changes."""
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .host import CACHE, REPO, RunnerError, log, run, source_tree, source_version
+
+FRAGMENT = REPO / "tools" / "testing" / "vm" / "debug.config"
+UDEV_RULES = REPO / "tools" / "testing" / "vm" / "udev"
+
+
+@dataclass
+class Kernel:
+    name: str            # "distro" or "debug"
+    image: Path          # what vng boots: a vmlinuz, or a build tree
+    kdir: Path           # what modules build against
+    kunit: bool          # CONFIG_KUNIT: the KUnit suites can run
+    has_intree_tls: bool  # tls.ko exists, so the in-tree baseline can run
+    append: list = field(default_factory=list)
+    vng_args: list = field(default_factory=list)
+
+
+def _release_key(path):
+    nums = re.findall(r"\d+", path.name)
+    return [int(n) for n in nums]
+
+
+def distro():
+    images = sorted(Path("/boot").glob("vmlinuz-6.12*-amd64"), key=_release_key)
+    if not images:
+        raise RunnerError("no /boot/vmlinuz-6.12*-amd64: install linux-image-6.12-amd64")
+    image = images[-1]
+    release = image.name[len("vmlinuz-"):]
+    kdir = Path(f"/lib/modules/{release}/build")
+    if not (kdir / "Makefile").exists():
+        kdir = Path(f"/usr/src/linux-headers-{release}")
+    if not (kdir / "Makefile").exists():
+        raise RunnerError(f"no headers for {release}: install linux-headers-{release}")
+    return Kernel("distro", image, kdir, kunit=False,
+                  has_intree_tls=Path(f"/lib/modules/{release}/kernel/net/tls").exists())
+
+
+def _fragment_options():
+    """(name, value) of every option the fragment sets, in order."""
+    opts = []
+    for line in FRAGMENT.read_text().splitlines():
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line.strip())
+        if m:
+            opts.append((m.group(1), m.group(2)))
+    return opts
+
+
+def _check_config(config):
+    """Kconfig silently drops options whose dependencies are unmet: refuse such a kernel."""
+    have = {}
+    for line in config.read_text().splitlines():
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
+        if m:
+            have[m.group(1)] = m.group(2)
+    bad = [f"{k}={v} (got {have.get(k, 'unset')})" for k, v in _fragment_options()
+           if have.get(k, "n") != v]
+    if bad:
+        raise RunnerError("debug kernel config lost options of debug.config:\n  "
+                          + "\n  ".join(bad))
+
+
+def _cache_key():
+    cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
+    h = hashlib.sha256()
+    for part in (FRAGMENT.read_bytes(), source_version().encode(), cc.splitlines()[0].encode()):
+        h.update(part)
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def debug():
+    src = source_tree()
+    obj = CACHE / f"kernel-debug-{_cache_key()}"
+    stamp = obj / ".ktls-built"
+    if not stamp.exists():
+        log(f"building the debug kernel in {obj} (about 10 min on 2 cores)")
+        shutil.rmtree(obj, ignore_errors=True)
+        obj.mkdir(parents=True)
+        jobs = str(os.cpu_count() or 2)
+        run(["make", "-s", "-C", src, f"O={obj}", "tinyconfig"], capture=True)
+        run([src / "scripts/kconfig/merge_config.sh", "-m", "-O", obj,
+             obj / ".config", FRAGMENT], cwd=src, capture=True)
+        run(["make", "-s", "-C", src, f"O={obj}", "olddefconfig"], capture=True)
+        _check_config(obj / ".config")
+        run(["make", "-s", "-C", obj, f"-j{jobs}", "bzImage", "modules"], capture=True)
+        stamp.write_text("ok\n")
+        _prune_old_builds(keep=obj)
+    _check_config(obj / ".config")
+    # The kernel mounts the 9p root itself; there is no initramfs to do it.
+    # With every driver built in, udev needs only the rule for the script
+    # ports: the host's full rule set would cost minutes of coldplug.
+    return Kernel("debug", obj, obj, kunit=True, has_intree_tls=False,
+                  append=["root=/dev/root"],
+                  vng_args=["--rodir", f"/usr/lib/udev/rules.d={UDEV_RULES}"])
+
+
+def _prune_old_builds(keep):
+    for old in CACHE.glob("kernel-debug-*"):
+        if old != keep:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def by_name(name):
+    return {"distro": distro, "debug": debug}[name]()

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Booting a test kernel with virtme-ng: whether KVM can be used, the vng
+command line, a time limit, and the console log of every boot."""
+
+import os
+import shlex
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from .host import CACHE, log, vng_path
+from . import kernels
+
+# KVM may exist and still fail ("emulation failure") on some hosts: probe it
+# with a real boot, once per host boot, and fall back to TCG.
+KVM_PROBE_TIMEOUT = 90
+KVM_FAILURE_MARKS = ("emulation failure", "KVM internal error", "failed to initialize kvm",
+                     "Could not access KVM")
+
+
+def _vng_base(kernel, use_kvm, cpus, memory):
+    cmd = [vng_path(), "--run", str(kernel.image), "--cpus", str(cpus),
+           "--memory", memory]
+    if not use_kvm:
+        cmd.append("--disable-kvm")
+    # The in-tree kTLS must never load by alias behind our back.
+    for arg in ["modprobe.blacklist=tls"] + kernel.append:
+        cmd += ["--append", arg]
+    return cmd + kernel.vng_args
+
+
+def _boot_id():
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return "unknown"
+
+
+def kvm_usable():
+    forced = os.environ.get("KTLS_VM_KVM")
+    if forced in ("0", "1"):
+        return forced == "1"
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return False
+    verdict = CACHE / f"kvm-probe-{os.uname().release}-{_boot_id()}"
+    if verdict.exists():
+        return verdict.read_text().strip() == "yes"
+    log("probing KVM with a test boot")
+    cmd = _vng_base(kernels.distro(), True, 1, "512M") + ["--", "echo", "ktls-kvm-ok"]
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    timer = threading.Timer(KVM_PROBE_TIMEOUT, lambda: _kill(proc))
+    timer.start()
+    ok = False
+    for line in proc.stdout:
+        if "ktls-kvm-ok" in line:
+            ok = True
+        if any(m in line for m in KVM_FAILURE_MARKS):
+            _kill(proc)
+    proc.wait()
+    timer.cancel()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    verdict.write_text("yes\n" if ok else "no\n")
+    log(f"KVM {'works' if ok else 'does not work here: using TCG'}")
+    return ok
+
+
+def _kill(proc):
+    try:
+        os.killpg(proc.pid, 9)
+    except ProcessLookupError:
+        pass
+
+
+def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=()):
+    """Boots kernel, runs script with env inside, waits at most timeout s.
+
+    The console (kernel log and script output) goes to report/console.log;
+    lines the guest prints with the "ktls-vm:" prefix are echoed as
+    progress.  Returns True if the guest finished before the time limit.
+    """
+    report.mkdir(parents=True, exist_ok=True)
+    assign = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items())
+    cmd = _vng_base(kernel, kvm_usable(), cpus, memory) + ["--verbose"]
+    for d in rwdirs:
+        cmd += ["--rwdir", str(d)]
+    cmd += ["--exec", f"{assign} {shlex.quote(str(script))}"]
+    console = report / "console.log"
+    start = time.monotonic()
+    with open(console, "w", buffering=1) as con:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace",
+                                start_new_session=True)
+        expired = threading.Event()
+
+        def expire():
+            expired.set()
+            _kill(proc)
+
+        timer = threading.Timer(timeout, expire)
+        timer.start()
+        for line in proc.stdout:
+            con.write(line)
+            if "ktls-vm:" in line:
+                msg = line.split("ktls-vm:", 1)[1].strip()
+                log(f"[{kernel.name} +{time.monotonic() - start:.0f}s] {msg}")
+        proc.wait()
+        timer.cancel()
+    if expired.is_set():
+        log(f"{kernel.name}: guest killed after {timeout}s")
+    return not expired.is_set()
+
+
+def console_tail(report, lines=60):
+    path = report / "console.log"
+    if not path.exists():
+        return "(no console log)"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
