@@ -88,7 +88,7 @@ def debug():
     obj = CACHE / f"kernel-debug-{_cache_key()}"
     stamp = obj / ".ktls-built"
     if not stamp.exists():
-        log(f"building the debug kernel in {obj} (about 10 min on 2 cores)")
+        log(f"building the debug kernel in {obj} (about 15 min on 2 cores)")
         shutil.rmtree(obj, ignore_errors=True)
         obj.mkdir(parents=True)
         jobs = str(os.cpu_count() or 2)
