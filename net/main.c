@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 
+#include <ktls_hs/kdf.h>
+
 #include "ktls.h"
 
 static int __init ktls_hs_init(void)
@@ -18,10 +20,16 @@ static int __init ktls_hs_init(void)
 
 	ktls_ulp_setup();
 
+	err = ktls_kdf_init();
+	if (err)
+		return err;
+
 	err = tcp_register_ulp(&ktls_ulp_ops);
 	if (err == -EEXIST)
 		pr_err("TCP ULP \"%s\" is already registered, most likely by the in-tree tls.ko; unload it first\n",
 		       ktls_ulp_ops.name);
+	if (err)
+		ktls_kdf_exit();
 	return err;
 }
 
@@ -32,6 +40,7 @@ static void __exit ktls_hs_exit(void)
 	 * until it is destroyed, so no socket can reach our ops past this.
 	 */
 	tcp_unregister_ulp(&ktls_ulp_ops);
+	ktls_kdf_exit();
 }
 
 module_init(ktls_hs_init);
