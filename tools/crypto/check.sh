@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# `make check` of tools/crypto, in TAP: the known-answer tests, then the
+# constant-time check under valgrind, and proof that the check works: the
+# CT_CANARY build, which has one deliberate secret-dependent branch, must
+# be reported.  Exits non-zero if anything fails.
+set -u
+out=$1
+log=$out/ct.log
+n=0
+failed=0
+
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "TAP version 13"
+
+# the KAT program's own TAP, nested, then one line for it here
+"$out/kat" > "$out/kat.tap"
+rc=$?
+sed -n 's/^\(\(not \)\{0,1\}ok \)/# \1/p; s/^# \([0-9]* passed.*\)/# kat: \1/p' "$out/kat.tap"
+result $rc "known-answer tests ($(grep -c '^ok' "$out/kat.tap") passed)"
+
+vg="valgrind --error-exitcode=99 --track-origins=yes --quiet"
+$vg "$out/ct" > "$log" 2>&1
+rc=$?
+sed 's/^/# /' "$log"
+result $rc "constant time: sign, keygen and ECDH under valgrind with secrets undefined"
+
+$vg "$out/ct-canary" > "$log.canary" 2>&1
+rc=$?
+reported=1
+if [ $rc = 99 ] && grep -q "depends on uninitialised value" "$log.canary" &&
+   grep -q "p256_mul_base" "$log.canary"; then
+	reported=0
+fi
+grep -m 6 -E "depends on uninitialised|at 0x|by 0x" "$log.canary" | sed 's/^/# canary: /'
+result $reported "constant time: the CT_CANARY secret-dependent branch is reported"
+
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[ $failed = 0 ]

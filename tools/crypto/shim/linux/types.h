@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Userspace stand-in for the kernel's <linux/types.h> as crypto/p256_*.c
+ * use it: the short integer types, __always_inline, and the hook that
+ * tells valgrind which values the algorithm makes public.
+ */
+#ifndef _P256_SHIM_LINUX_TYPES_H
+#define _P256_SHIM_LINUX_TYPES_H
+
+#include_next <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <valgrind/memcheck.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int32_t s32;
+typedef unsigned __int128 u128;
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Under valgrind the constant-time check marks secrets undefined; these are not. */
+#define p256_declassify(ptr, len) VALGRIND_MAKE_MEM_DEFINED(ptr, len)
+
+#endif
