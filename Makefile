@@ -16,7 +16,7 @@ KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 
-.PHONY: all modules clean install check quick deps lint help
+.PHONY: all modules clean install check quick deps lint crypto help
 
 all: modules
 
@@ -52,10 +52,16 @@ deps:
 lint:
 	$(VM_RUN) lint
 
+# The userspace build of crypto/: known answers and the constant-time
+# check (TAP), then the benchmark against OpenSSL.
+crypto:
+	$(MAKE) -C tools/crypto check bench
+
 help:
 	@echo 'modules  build ktls_hs.ko against KDIR=$(KDIR)'
 	@echo 'install  install into /lib/modules/<release>/updates and run depmod'
 	@echo 'check    the full test run in VMs (installs what it needs)'
 	@echo 'quick    KERNEL=distro|debug SUITES=kunit,selftests,upstream'
 	@echo 'lint     W=1, sparse and checkpatch'
+	@echo 'crypto   P-256 in userspace: known answers, constant-time check, benchmark'
 	@echo 'deps     install the packages the runner needs (apt, pip)'

@@ -23,7 +23,7 @@
  * it does nothing.
  */
 #ifndef p256_declassify
-#define p256_declassify(ptr, len) do { } while (0)
+#define p256_declassify(ptr, len) do { (void)(ptr); (void)(len); } while (0)
 #endif
 
 /* A field element times R = 2^256, mod p, fully reduced. */

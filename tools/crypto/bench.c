@@ -140,7 +140,7 @@ int main(void)
 	       OpenSSL_version(OPENSSL_VERSION));
 	printf("| operation    |    ktls_hs/s |    OpenSSL/s | ratio |\n");
 	printf("|--------------|--------------|--------------|-------|\n");
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		double a = rate(ops[i].ours, &c), b = rate(ops[i].ossl, &c);
 
 		printf("| %-12s | %12.0f | %12.0f | %5.2f |\n", ops[i].name, a, b, a / b);

@@ -53,7 +53,8 @@ static void test_pubkeys(void)
 	const struct p256_pubkey_vector *v;
 	u8 priv[32], pub[65], want[65];
 
-	for (v = p256_pubkey_vectors; v < p256_pubkey_vectors + ARRAY_SIZE(p256_pubkey_vectors); v++) {
+	for (v = p256_pubkey_vectors; v < p256_pubkey_vectors + ARRAY_SIZE(p256_pubkey_vectors);
+	     v++) {
 		int ret;
 
 		unhex(priv, 32, v->priv);
@@ -72,9 +73,10 @@ static void test_rfc6979(void)
 	u8 priv[32], pub[65], digest[64], k[32], want_k[32], sig[64], want[64];
 	size_t len;
 
-	unhex(priv, 32, p256_rfc6979_priv);
-	unhex(pub, 65, p256_rfc6979_pub);
-	for (v = p256_rfc6979_vectors; v < p256_rfc6979_vectors + ARRAY_SIZE(p256_rfc6979_vectors); v++) {
+	unhex(priv, 32, p256_rfc6979_key.priv);
+	unhex(pub, 65, p256_rfc6979_key.pub);
+	for (v = p256_rfc6979_vectors; v < p256_rfc6979_vectors + ARRAY_SIZE(p256_rfc6979_vectors);
+	     v++) {
 		len = unhex(digest, sizeof(digest), v->digest);
 		unhex(want_k, 32, v->k);
 		unhex(want, 64, v->sig);
@@ -93,7 +95,8 @@ static void test_verify(void)
 	u8 pub[65], digest[64], sig[64];
 	size_t len;
 
-	for (v = p256_verify_vectors; v < p256_verify_vectors + ARRAY_SIZE(p256_verify_vectors); v++) {
+	for (v = p256_verify_vectors; v < p256_verify_vectors + ARRAY_SIZE(p256_verify_vectors);
+	     v++) {
 		unhex(pub, 65, v->pub);
 		len = unhex(digest, sizeof(digest), v->digest);
 		unhex(sig, 64, v->sig);
@@ -207,16 +210,16 @@ static void test_openssl(int rounds)
 
 static void test_hedged(void)
 {
-	u8 priv[32], pub[65], digest[32] = { 1 }, s1[64], s2[64];
+	u8 priv[32], pub[65], digest[32] = { 1 }, s1[64], s2[64], zero[32] = { 0 };
 
-	unhex(priv, 32, p256_rfc6979_priv);
-	unhex(pub, 65, p256_rfc6979_pub);
+	unhex(priv, 32, p256_rfc6979_key.priv);
+	unhex(pub, 65, p256_rfc6979_key.pub);
 	ktls_p256_ecdsa_sign(s1, priv, digest, sizeof(digest));
 	ktls_p256_ecdsa_sign(s2, priv, digest, sizeof(digest));
 	tap(memcmp(s1, s2, 64) != 0, "hedged: %s", "two signatures of one digest differ");
 	tap(!ktls_p256_ecdsa_verify(pub, digest, 32, s1) &&
 	    !ktls_p256_ecdsa_verify(pub, digest, 32, s2), "hedged: %s", "both verify");
-	tap(ktls_p256_ecdsa_sign(s1, (u8[32]){ 0 }, digest, 32) == -EINVAL,
+	tap(ktls_p256_ecdsa_sign(s1, zero, digest, 32) == -EINVAL,
 	    "sign: %s", "zero private key refused");
 }
 

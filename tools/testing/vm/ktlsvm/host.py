@@ -23,8 +23,8 @@ APT_PACKAGES = [
     "dwarves", "cpio", "kmod", "xz-utils", "zstd", "rsync", "perl", "sparse",
     # the VM, and what virtme-ng's guest init uses from the host root
     "qemu-system-x86", "busybox-static", "udev", "iproute2", "procps",
-    # the test suites' userspace
-    "keyutils", "python3",
+    # the test suites' userspace; valgrind for the constant-time check of crypto/
+    "keyutils", "python3", "valgrind",
 ]
 PIP_PACKAGES = ["virtme-ng==1.42"]
 
