@@ -16,10 +16,6 @@
 #define P256_P1	0x00000000ffffffffULL
 #define P256_P3	0xffffffff00000001ULL
 
-static const u64 p256_p[4] = {
-	0xffffffffffffffffULL, P256_P1, 0, P256_P3,
-};
-
 /* 2^512 mod p: multiplying by it in Montgomery form converts a into a * R. */
 static const struct p256_fe p256_r2 = { {
 	0x0000000000000003ULL, 0xfffffffbffffffffULL,
@@ -61,116 +57,161 @@ static __always_inline u64 sbb(u64 *borrow, u64 a, u64 b)
  * r = (top * 2^256 + x) mod p for a value below 2p: subtract p and keep
  * the difference unless it went negative.
  */
-static __always_inline void fe_reduce_once(struct p256_fe *r, const u64 x[4], u64 top)
+static __always_inline void fe_reduce_once(struct p256_fe *r, u64 x0, u64 x1,
+					   u64 x2, u64 x3, u64 top)
 {
-	u64 d[4], borrow = 0, keep;
-	int i;
+	u64 d0, d1, d2, d3, borrow = 0, keep;
 
-	for (i = 0; i < 4; i++)
-		d[i] = sbb(&borrow, x[i], p256_p[i]);
+	d0 = sbb(&borrow, x0, ~0ULL);
+	d1 = sbb(&borrow, x1, P256_P1);
+	d2 = sbb(&borrow, x2, 0);
+	d3 = sbb(&borrow, x3, P256_P3);
 	keep = 0 - (borrow & (top ^ 1));
-	for (i = 0; i < 4; i++)
-		r->v[i] = (x[i] & keep) | (d[i] & ~keep);
+	r->v[0] = (x0 & keep) | (d0 & ~keep);
+	r->v[1] = (x1 & keep) | (d1 & ~keep);
+	r->v[2] = (x2 & keep) | (d2 & ~keep);
+	r->v[3] = (x3 & keep) | (d3 & ~keep);
 }
 
-/* r = t / 2^256 mod p for t < p * 2^256; t is clobbered. */
-static __always_inline void fe_mont_reduce(struct p256_fe *r, u64 t[8])
+/*
+ * One Montgomery round: add m * p to the window t0..t4 with m = t0, which
+ * clears t0 (t0 + m * (2^64 - 1) is m * 2^64, so the limb drops and m
+ * carries).  *top collects the carry out of t4 for the next round.
+ */
+static __always_inline void fe_mont_round(u64 t0, u64 *t1, u64 *t2, u64 *t3,
+					  u64 *t4, u64 *top)
 {
-	u64 m, c, top = 0;
-	int i;
+	u64 c = t0;
 
-	for (i = 0; i < 4; i++) {
-		m = t[i];
-		/* t[i] + m * (2^64 - 1) is m * 2^64: the limb clears, m carries. */
-		c = m;
-		t[i + 1] = mac(&c, t[i + 1], m, P256_P1);
-		t[i + 2] = adc(&c, t[i + 2], 0);
-		t[i + 3] = mac(&c, t[i + 3], m, P256_P3);
-		/* the carry out of this round lands where the next one ends */
-		t[i + 4] = adc(&top, t[i + 4], c);
-	}
-	fe_reduce_once(r, &t[4], top);
+	*t1 = mac(&c, *t1, t0, P256_P1);
+	*t2 = adc(&c, *t2, 0);
+	*t3 = mac(&c, *t3, t0, P256_P3);
+	*t4 = adc(top, *t4, c);
+}
+
+/* r = t / 2^256 mod p for t < p * 2^256, t given as eight limbs. */
+static __always_inline void fe_mont_reduce(struct p256_fe *r, u64 t0, u64 t1,
+					   u64 t2, u64 t3, u64 t4, u64 t5,
+					   u64 t6, u64 t7)
+{
+	u64 top = 0, c;
+
+	fe_mont_round(t0, &t1, &t2, &t3, &t4, &top);
+	fe_mont_round(t1, &t2, &t3, &t4, &t5, &top);
+	/* the carry out of a round lands where the next round ends */
+	c = top;
+	top = 0;
+	t6 = adc(&top, t6, c);
+	fe_mont_round(t2, &t3, &t4, &t5, &t6, &top);
+	c = top;
+	top = 0;
+	t7 = adc(&top, t7, c);
+	fe_mont_round(t3, &t4, &t5, &t6, &t7, &top);
+	fe_reduce_once(r, t4, t5, t6, t7, top);
 }
 
 void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {
-	u64 t[8], c;
-	int i;
+	const u64 a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
+	const u64 b0 = b->v[0], b1 = b->v[1], b2 = b->v[2], b3 = b->v[3];
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
 
 	c = 0;
-	t[0] = mac(&c, 0, a->v[0], b->v[0]);
-	t[1] = mac(&c, 0, a->v[0], b->v[1]);
-	t[2] = mac(&c, 0, a->v[0], b->v[2]);
-	t[3] = mac(&c, 0, a->v[0], b->v[3]);
-	t[4] = c;
-	for (i = 1; i < 4; i++) {
-		c = 0;
-		t[i + 0] = mac(&c, t[i + 0], a->v[i], b->v[0]);
-		t[i + 1] = mac(&c, t[i + 1], a->v[i], b->v[1]);
-		t[i + 2] = mac(&c, t[i + 2], a->v[i], b->v[2]);
-		t[i + 3] = mac(&c, t[i + 3], a->v[i], b->v[3]);
-		t[i + 4] = c;
-	}
-	fe_mont_reduce(r, t);
+	t0 = mac(&c, 0, a0, b0);
+	t1 = mac(&c, 0, a0, b1);
+	t2 = mac(&c, 0, a0, b2);
+	t3 = mac(&c, 0, a0, b3);
+	t4 = c;
+	c = 0;
+	t1 = mac(&c, t1, a1, b0);
+	t2 = mac(&c, t2, a1, b1);
+	t3 = mac(&c, t3, a1, b2);
+	t4 = mac(&c, t4, a1, b3);
+	t5 = c;
+	c = 0;
+	t2 = mac(&c, t2, a2, b0);
+	t3 = mac(&c, t3, a2, b1);
+	t4 = mac(&c, t4, a2, b2);
+	t5 = mac(&c, t5, a2, b3);
+	t6 = c;
+	c = 0;
+	t3 = mac(&c, t3, a3, b0);
+	t4 = mac(&c, t4, a3, b1);
+	t5 = mac(&c, t5, a3, b2);
+	t6 = mac(&c, t6, a3, b3);
+	t7 = c;
+	fe_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
 }
 
 void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
 {
-	const u64 *x = a->v;
-	u64 t[8], c;
-	int i;
+	const u64 x0 = a->v[0], x1 = a->v[1], x2 = a->v[2], x3 = a->v[3];
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
+	u128 sq;
 
 	/* the products x[i] * x[j], i < j, once ... */
 	c = 0;
-	t[1] = mac(&c, 0, x[0], x[1]);
-	t[2] = mac(&c, 0, x[0], x[2]);
-	t[3] = mac(&c, 0, x[0], x[3]);
-	t[4] = c;
+	t1 = mac(&c, 0, x0, x1);
+	t2 = mac(&c, 0, x0, x2);
+	t3 = mac(&c, 0, x0, x3);
+	t4 = c;
 	c = 0;
-	t[3] = mac(&c, t[3], x[1], x[2]);
-	t[4] = mac(&c, t[4], x[1], x[3]);
-	t[5] = c;
+	t3 = mac(&c, t3, x1, x2);
+	t4 = mac(&c, t4, x1, x3);
+	t5 = c;
 	c = 0;
-	t[5] = mac(&c, t[5], x[2], x[3]);
-	t[6] = c;
+	t5 = mac(&c, t5, x2, x3);
+	t6 = c;
 	/* ... doubled ... */
-	t[7] = t[6] >> 63;
-	for (i = 6; i > 1; i--)
-		t[i] = t[i] << 1 | t[i - 1] >> 63;
-	t[1] <<= 1;
-	t[0] = 0;
+	t7 = t6 >> 63;
+	t6 = t6 << 1 | t5 >> 63;
+	t5 = t5 << 1 | t4 >> 63;
+	t4 = t4 << 1 | t3 >> 63;
+	t3 = t3 << 1 | t2 >> 63;
+	t2 = t2 << 1 | t1 >> 63;
+	t1 <<= 1;
 	/* ... plus the squares on the diagonal */
 	c = 0;
-	for (i = 0; i < 4; i++) {
-		u128 sq = (u128)x[i] * x[i];
-
-		t[2 * i] = adc(&c, t[2 * i], (u64)sq);
-		t[2 * i + 1] = adc(&c, t[2 * i + 1], (u64)(sq >> 64));
-	}
-	fe_mont_reduce(r, t);
+	sq = (u128)x0 * x0;
+	t0 = (u64)sq;
+	t1 = adc(&c, t1, (u64)(sq >> 64));
+	sq = (u128)x1 * x1;
+	t2 = adc(&c, t2, (u64)sq);
+	t3 = adc(&c, t3, (u64)(sq >> 64));
+	sq = (u128)x2 * x2;
+	t4 = adc(&c, t4, (u64)sq);
+	t5 = adc(&c, t5, (u64)(sq >> 64));
+	sq = (u128)x3 * x3;
+	t6 = adc(&c, t6, (u64)sq);
+	t7 = adc(&c, t7, (u64)(sq >> 64));
+	fe_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
 }
 
 void p256_fe_add(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {
-	u64 s[4], c = 0;
-	int i;
+	u64 s0, s1, s2, s3, c = 0;
 
-	for (i = 0; i < 4; i++)
-		s[i] = adc(&c, a->v[i], b->v[i]);
-	fe_reduce_once(r, s, c);
+	s0 = adc(&c, a->v[0], b->v[0]);
+	s1 = adc(&c, a->v[1], b->v[1]);
+	s2 = adc(&c, a->v[2], b->v[2]);
+	s3 = adc(&c, a->v[3], b->v[3]);
+	fe_reduce_once(r, s0, s1, s2, s3, c);
 }
 
 void p256_fe_sub(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {
-	u64 d[4], borrow = 0, mask, c = 0;
-	int i;
+	u64 d0, d1, d2, d3, borrow = 0, mask, c = 0;
 
-	for (i = 0; i < 4; i++)
-		d[i] = sbb(&borrow, a->v[i], b->v[i]);
+	d0 = sbb(&borrow, a->v[0], b->v[0]);
+	d1 = sbb(&borrow, a->v[1], b->v[1]);
+	d2 = sbb(&borrow, a->v[2], b->v[2]);
+	d3 = sbb(&borrow, a->v[3], b->v[3]);
 	/* went negative: add p back */
 	mask = 0 - borrow;
-	for (i = 0; i < 4; i++)
-		r->v[i] = adc(&c, d[i], p256_p[i] & mask);
+	r->v[0] = adc(&c, d0, mask);
+	r->v[1] = adc(&c, d1, P256_P1 & mask);
+	r->v[2] = adc(&c, d2, 0);
+	r->v[3] = adc(&c, d3, P256_P3 & mask);
 }
 
 void p256_fe_neg(struct p256_fe *r, const struct p256_fe *a)
@@ -218,8 +259,10 @@ u64 p256_fe_from_bytes(struct p256_fe *r, const u8 in[32])
 		for (j = 0; j < 8; j++)
 			a.v[i] |= (u64)in[31 - 8 * i - j] << (8 * j);
 	}
-	for (i = 0; i < 4; i++)
-		sbb(&borrow, a.v[i], p256_p[i]);
+	sbb(&borrow, a.v[0], ~0ULL);
+	sbb(&borrow, a.v[1], P256_P1);
+	sbb(&borrow, a.v[2], 0);
+	sbb(&borrow, a.v[3], P256_P3);
 	p256_fe_mul(r, &a, &p256_r2);
 	return 0 - borrow;
 }

@@ -10,10 +10,10 @@
 
 #include "p256_internal.h"
 
-static const u64 p256_n[4] = {
-	0xf3b9cac2fc632551ULL, 0xbce6faada7179e84ULL,
-	0xffffffffffffffffULL, 0xffffffff00000000ULL,
-};
+#define P256_N_0	0xf3b9cac2fc632551ULL
+#define P256_N_1	0xbce6faada7179e84ULL
+#define P256_N_2	0xffffffffffffffffULL
+#define P256_N_3	0xffffffff00000000ULL
 
 /* -n^-1 mod 2^64 */
 #define P256_N0	0xccd1c8aaee00bc4fULL
@@ -49,38 +49,65 @@ static __always_inline u64 sbb(u64 *borrow, u64 a, u64 b)
 }
 
 /* r = (top * 2^256 + x) mod n for a value below 2n. */
-static void scalar_reduce_once(struct p256_scalar *r, const u64 x[4], u64 top)
+static __always_inline void scalar_reduce_once(struct p256_scalar *r, u64 x0, u64 x1,
+					       u64 x2, u64 x3, u64 top)
 {
-	u64 d[4], borrow = 0, keep;
-	int i;
+	u64 d0, d1, d2, d3, borrow = 0, keep;
 
-	for (i = 0; i < 4; i++)
-		d[i] = sbb(&borrow, x[i], p256_n[i]);
+	d0 = sbb(&borrow, x0, P256_N_0);
+	d1 = sbb(&borrow, x1, P256_N_1);
+	d2 = sbb(&borrow, x2, P256_N_2);
+	d3 = sbb(&borrow, x3, P256_N_3);
 	keep = 0 - (borrow & (top ^ 1));
-	for (i = 0; i < 4; i++)
-		r->v[i] = (x[i] & keep) | (d[i] & ~keep);
+	r->v[0] = (x0 & keep) | (d0 & ~keep);
+	r->v[1] = (x1 & keep) | (d1 & ~keep);
+	r->v[2] = (x2 & keep) | (d2 & ~keep);
+	r->v[3] = (x3 & keep) | (d3 & ~keep);
 }
 
+/* *t += a * b over five limbs, the carry out going to *top. */
+static __always_inline void scalar_mac_row(u64 *t0, u64 *t1, u64 *t2, u64 *t3,
+					   u64 *t4, u64 *top, u64 a, u64 b0,
+					   u64 b1, u64 b2, u64 b3)
+{
+	u64 c = 0;
+
+	*t0 = mac(&c, *t0, a, b0);
+	*t1 = mac(&c, *t1, a, b1);
+	*t2 = mac(&c, *t2, a, b2);
+	*t3 = mac(&c, *t3, a, b3);
+	*t4 = adc(top, *t4, c);
+}
+
+/*
+ * Montgomery product, rows of the product interleaved with reduction
+ * rounds (CIOS), so only six limbs are live.
+ */
 void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
 			  const struct p256_scalar *b)
 {
-	u64 t[8] = { 0 }, m, c, top = 0;
-	int i, j;
+	const u64 b0 = b->v[0], b1 = b->v[1], b2 = b->v[2], b3 = b->v[3];
+	u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, top;
+	int i;
 
 	for (i = 0; i < 4; i++) {
-		c = 0;
-		for (j = 0; j < 4; j++)
-			t[i + j] = mac(&c, t[i + j], a->v[i], b->v[j]);
-		t[i + 4] = c;
+		u64 m;
+
+		top = 0;
+		scalar_mac_row(&t0, &t1, &t2, &t3, &t4, &top, a->v[i], b0, b1, b2, b3);
+		t5 = top;
+		m = t0 * P256_N0;
+		top = 0;
+		scalar_mac_row(&t0, &t1, &t2, &t3, &t4, &top, m,
+			       P256_N_0, P256_N_1, P256_N_2, P256_N_3);
+		/* t0 is now zero: shift the window down one limb */
+		t0 = t1;
+		t1 = t2;
+		t2 = t3;
+		t3 = t4;
+		t4 = t5 + top;
 	}
-	for (i = 0; i < 4; i++) {
-		m = t[i] * P256_N0;
-		c = 0;
-		for (j = 0; j < 4; j++)
-			t[i + j] = mac(&c, t[i + j], m, p256_n[j]);
-		t[i + 4] = adc(&top, t[i + 4], c);
-	}
-	scalar_reduce_once(r, &t[4], top);
+	scalar_reduce_once(r, t0, t1, t2, t3, t4);
 }
 
 void p256_scalar_to_mont(struct p256_scalar *r, const struct p256_scalar *a)
@@ -103,7 +130,7 @@ void p256_scalar_add(struct p256_scalar *r, const struct p256_scalar *a,
 
 	for (i = 0; i < 4; i++)
 		s[i] = adc(&c, a->v[i], b->v[i]);
-	scalar_reduce_once(r, s, c);
+	scalar_reduce_once(r, s[0], s[1], s[2], s[3], c);
 }
 
 u64 p256_scalar_is_zero(const struct p256_scalar *a)
@@ -129,11 +156,12 @@ static void scalar_load(struct p256_scalar *r, const u8 in[32])
 u64 p256_scalar_from_bytes(struct p256_scalar *r, const u8 in[32])
 {
 	u64 borrow = 0;
-	int i;
 
 	scalar_load(r, in);
-	for (i = 0; i < 4; i++)
-		sbb(&borrow, r->v[i], p256_n[i]);
+	sbb(&borrow, r->v[0], P256_N_0);
+	sbb(&borrow, r->v[1], P256_N_1);
+	sbb(&borrow, r->v[2], P256_N_2);
+	sbb(&borrow, r->v[3], P256_N_3);
 	return (0 - borrow) & ~p256_scalar_is_zero(r);
 }
 
@@ -146,12 +174,12 @@ void p256_scalar_from_digest(struct p256_scalar *r, const u8 *digest, size_t len
 {
 	u8 buf[32] = { 0 };
 	size_t take = len < 32 ? len : 32;
-	int i;
+	size_t i;
 
 	for (i = 0; i < take; i++)
 		buf[32 - take + i] = digest[i];
 	scalar_load(r, buf);
-	scalar_reduce_once(r, r->v, 0);
+	scalar_reduce_once(r, r->v[0], r->v[1], r->v[2], r->v[3], 0);
 }
 
 void p256_scalar_to_bytes(u8 out[32], const struct p256_scalar *a)
