@@ -214,6 +214,21 @@ void p256_fe_sub(struct p256_fe *r, const struct p256_fe *a, const struct p256_f
 	r->v[3] = adc(&c, d3, P256_P3 & mask);
 }
 
+/* r = a / 2: a + p when a is odd, then one shift right (257 bits). */
+void p256_fe_half(struct p256_fe *r, const struct p256_fe *a)
+{
+	u64 mask = 0 - (a->v[0] & 1), c = 0, t0, t1, t2, t3;
+
+	t0 = adc(&c, a->v[0], mask);
+	t1 = adc(&c, a->v[1], P256_P1 & mask);
+	t2 = adc(&c, a->v[2], 0);
+	t3 = adc(&c, a->v[3], P256_P3 & mask);
+	r->v[0] = t0 >> 1 | t1 << 63;
+	r->v[1] = t1 >> 1 | t2 << 63;
+	r->v[2] = t2 >> 1 | t3 << 63;
+	r->v[3] = t3 >> 1 | c << 63;
+}
+
 void p256_fe_neg(struct p256_fe *r, const struct p256_fe *a)
 {
 	static const struct p256_fe zero;

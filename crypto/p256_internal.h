@@ -69,6 +69,7 @@ void p256_fe_to_bytes(u8 out[32], const struct p256_fe *a);
 void p256_fe_add(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b);
 void p256_fe_sub(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b);
 void p256_fe_neg(struct p256_fe *r, const struct p256_fe *a);
+void p256_fe_half(struct p256_fe *r, const struct p256_fe *a);
 void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b);
 void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a);
 void p256_fe_inv(struct p256_fe *r, const struct p256_fe *a);

@@ -17,16 +17,20 @@ static const struct p256_fe p256_b = { {
 } };
 
 /*
- * dbl-2001-b (a = -3), 3M + 5S.  Infinity (Z = 0) maps to Z3 = 0, so the
- * doubling of infinity needs no special case.
+ * Doubling for a = -3 in 3M + 5S's cost but fewer additions than
+ * dbl-2001-b: with Y2 = 2Y, alpha = 3 (X - Z^2)(X + Z^2), beta = X Y2^2,
+ *   X3 = alpha^2 - 2 beta,  Y3 = alpha (beta - X3) - Y2^4 / 2,  Z3 = Y2 Z.
+ * Infinity (Z = 0) maps to Z3 = 0, so it needs no special case.
  */
 void p256_point_double(struct p256_point *r, const struct p256_point *p)
 {
-	struct p256_fe delta, gamma, beta, alpha, t0, t1, x3, y3, z3;
+	struct p256_fe delta, y2, yy, beta, alpha, t0, t1;
 
 	p256_fe_sqr(&delta, &p->z);
-	p256_fe_sqr(&gamma, &p->y);
-	p256_fe_mul(&beta, &p->x, &gamma);
+	p256_fe_add(&y2, &p->y, &p->y);
+	p256_fe_sqr(&yy, &y2);				/* 4 Y^2 */
+	p256_fe_mul(&beta, &p->x, &yy);			/* 4 X Y^2 */
+	p256_fe_mul(&r->z, &y2, &p->z);
 
 	p256_fe_sub(&t0, &p->x, &delta);
 	p256_fe_add(&t1, &p->x, &delta);
@@ -34,26 +38,15 @@ void p256_point_double(struct p256_point *r, const struct p256_point *p)
 	p256_fe_add(&t0, &alpha, &alpha);
 	p256_fe_add(&alpha, &t0, &alpha);
 
-	p256_fe_add(&t0, &p->y, &p->z);
-	p256_fe_sqr(&t0, &t0);
-	p256_fe_sub(&t0, &t0, &gamma);
-	p256_fe_sub(&z3, &t0, &delta);
+	p256_fe_sqr(&t0, &alpha);
+	p256_fe_add(&t1, &beta, &beta);
+	p256_fe_sub(&r->x, &t0, &t1);
 
-	p256_fe_add(&beta, &beta, &beta);
-	p256_fe_add(&beta, &beta, &beta);	/* 4 beta */
-	p256_fe_sqr(&x3, &alpha);
-	p256_fe_add(&t0, &beta, &beta);
-	p256_fe_sub(&x3, &x3, &t0);
-
-	p256_fe_sub(&t0, &beta, &x3);
-	p256_fe_mul(&y3, &alpha, &t0);
-	p256_fe_sqr(&t1, &gamma);
-	p256_fe_add(&t1, &t1, &t1);
-	p256_fe_add(&t1, &t1, &t1);
-	p256_fe_add(&t1, &t1, &t1);		/* 8 gamma^2 */
-	p256_fe_sub(&r->y, &y3, &t1);
-	r->x = x3;
-	r->z = z3;
+	p256_fe_sub(&t0, &beta, &r->x);
+	p256_fe_mul(&t0, &alpha, &t0);
+	p256_fe_sqr(&t1, &yy);				/* 16 Y^4 */
+	p256_fe_half(&t1, &t1);
+	p256_fe_sub(&r->y, &t0, &t1);
 }
 
 static void point_cmov(struct p256_point *r, const struct p256_point *a, u64 mask)

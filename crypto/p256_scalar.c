@@ -65,49 +65,118 @@ static __always_inline void scalar_reduce_once(struct p256_scalar *r, u64 x0, u6
 	r->v[3] = (x3 & keep) | (d3 & ~keep);
 }
 
-/* *t += a * b over five limbs, the carry out going to *top. */
-static __always_inline void scalar_mac_row(u64 *t0, u64 *t1, u64 *t2, u64 *t3,
-					   u64 *t4, u64 *top, u64 a, u64 b0,
-					   u64 b1, u64 b2, u64 b3)
+/*
+ * One Montgomery round on the window t0..t4: add m * n with m chosen so
+ * that t0 becomes zero; *top collects the carry out of t4.
+ */
+static __always_inline void scalar_mont_round(u64 t0, u64 *t1, u64 *t2, u64 *t3,
+					      u64 *t4, u64 *top)
 {
-	u64 c = 0;
+	u64 m = t0 * P256_N0, c = 0;
 
-	*t0 = mac(&c, *t0, a, b0);
-	*t1 = mac(&c, *t1, a, b1);
-	*t2 = mac(&c, *t2, a, b2);
-	*t3 = mac(&c, *t3, a, b3);
+	mac(&c, t0, m, P256_N_0);
+	*t1 = mac(&c, *t1, m, P256_N_1);
+	*t2 = mac(&c, *t2, m, P256_N_2);
+	*t3 = mac(&c, *t3, m, P256_N_3);
 	*t4 = adc(top, *t4, c);
 }
 
-/*
- * Montgomery product, rows of the product interleaved with reduction
- * rounds (CIOS), so only six limbs are live.
- */
+/* r = t / 2^256 mod n for t < n * 2^256, t given as eight limbs. */
+static __always_inline void scalar_mont_reduce(struct p256_scalar *r, u64 t0, u64 t1,
+					       u64 t2, u64 t3, u64 t4, u64 t5,
+					       u64 t6, u64 t7)
+{
+	u64 top = 0, c;
+
+	scalar_mont_round(t0, &t1, &t2, &t3, &t4, &top);
+	c = top;
+	top = 0;
+	t5 = adc(&top, t5, c);
+	scalar_mont_round(t1, &t2, &t3, &t4, &t5, &top);
+	c = top;
+	top = 0;
+	t6 = adc(&top, t6, c);
+	scalar_mont_round(t2, &t3, &t4, &t5, &t6, &top);
+	c = top;
+	top = 0;
+	t7 = adc(&top, t7, c);
+	scalar_mont_round(t3, &t4, &t5, &t6, &t7, &top);
+	scalar_reduce_once(r, t4, t5, t6, t7, top);
+}
+
 void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
 			  const struct p256_scalar *b)
 {
+	const u64 a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
 	const u64 b0 = b->v[0], b1 = b->v[1], b2 = b->v[2], b3 = b->v[3];
-	u64 t0 = 0, t1 = 0, t2 = 0, t3 = 0, t4 = 0, t5, top;
-	int i;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
 
-	for (i = 0; i < 4; i++) {
-		u64 m;
+	c = 0;
+	t0 = mac(&c, 0, a0, b0);
+	t1 = mac(&c, 0, a0, b1);
+	t2 = mac(&c, 0, a0, b2);
+	t3 = mac(&c, 0, a0, b3);
+	t4 = c;
+	c = 0;
+	t1 = mac(&c, t1, a1, b0);
+	t2 = mac(&c, t2, a1, b1);
+	t3 = mac(&c, t3, a1, b2);
+	t4 = mac(&c, t4, a1, b3);
+	t5 = c;
+	c = 0;
+	t2 = mac(&c, t2, a2, b0);
+	t3 = mac(&c, t3, a2, b1);
+	t4 = mac(&c, t4, a2, b2);
+	t5 = mac(&c, t5, a2, b3);
+	t6 = c;
+	c = 0;
+	t3 = mac(&c, t3, a3, b0);
+	t4 = mac(&c, t4, a3, b1);
+	t5 = mac(&c, t5, a3, b2);
+	t6 = mac(&c, t6, a3, b3);
+	t7 = c;
+	scalar_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
+}
 
-		top = 0;
-		scalar_mac_row(&t0, &t1, &t2, &t3, &t4, &top, a->v[i], b0, b1, b2, b3);
-		t5 = top;
-		m = t0 * P256_N0;
-		top = 0;
-		scalar_mac_row(&t0, &t1, &t2, &t3, &t4, &top, m,
-			       P256_N_0, P256_N_1, P256_N_2, P256_N_3);
-		/* t0 is now zero: shift the window down one limb */
-		t0 = t1;
-		t1 = t2;
-		t2 = t3;
-		t3 = t4;
-		t4 = t5 + top;
-	}
-	scalar_reduce_once(r, t0, t1, t2, t3, t4);
+static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
+{
+	const u64 x0 = a->v[0], x1 = a->v[1], x2 = a->v[2], x3 = a->v[3];
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
+	u128 sq;
+
+	c = 0;
+	t1 = mac(&c, 0, x0, x1);
+	t2 = mac(&c, 0, x0, x2);
+	t3 = mac(&c, 0, x0, x3);
+	t4 = c;
+	c = 0;
+	t3 = mac(&c, t3, x1, x2);
+	t4 = mac(&c, t4, x1, x3);
+	t5 = c;
+	c = 0;
+	t5 = mac(&c, t5, x2, x3);
+	t6 = c;
+	t7 = t6 >> 63;
+	t6 = t6 << 1 | t5 >> 63;
+	t5 = t5 << 1 | t4 >> 63;
+	t4 = t4 << 1 | t3 >> 63;
+	t3 = t3 << 1 | t2 >> 63;
+	t2 = t2 << 1 | t1 >> 63;
+	t1 <<= 1;
+	c = 0;
+	sq = (u128)x0 * x0;
+	t0 = (u64)sq;
+	t1 = adc(&c, t1, (u64)(sq >> 64));
+	sq = (u128)x1 * x1;
+	t2 = adc(&c, t2, (u64)sq);
+	t3 = adc(&c, t3, (u64)(sq >> 64));
+	sq = (u128)x2 * x2;
+	t4 = adc(&c, t4, (u64)sq);
+	t5 = adc(&c, t5, (u64)(sq >> 64));
+	sq = (u128)x3 * x3;
+	t6 = adc(&c, t6, (u64)sq);
+	t7 = adc(&c, t7, (u64)(sq >> 64));
+	scalar_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
 }
 
 void p256_scalar_to_mont(struct p256_scalar *r, const struct p256_scalar *a)
@@ -213,10 +282,10 @@ void p256_scalar_mont_inv(struct p256_scalar *r, const struct p256_scalar *a)
 	acc = pow[0];
 	for (i = 63; i >= 0; i--) {
 		nib = (e[i / 16] >> (4 * (i % 16))) & 15;
-		p256_scalar_mont_mul(&acc, &acc, &acc);
-		p256_scalar_mont_mul(&acc, &acc, &acc);
-		p256_scalar_mont_mul(&acc, &acc, &acc);
-		p256_scalar_mont_mul(&acc, &acc, &acc);
+		scalar_mont_sqr(&acc, &acc);
+		scalar_mont_sqr(&acc, &acc);
+		scalar_mont_sqr(&acc, &acc);
+		scalar_mont_sqr(&acc, &acc);
 		if (nib)
 			p256_scalar_mont_mul(&acc, &acc, &pow[nib]);
 	}
