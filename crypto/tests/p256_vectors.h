@@ -87,6 +87,10 @@ static const struct p256_sign_vector p256_rfc6979_vectors[] = {
  * ecdsa_secp256r1_sha256 categories on RFC 6979's "sample" signature:
  * out-of-range r and s, a modified digest, the malleated s' = n - s (valid
  * ECDSA), and public keys that are invalid encodings or not on the curve.
+ * The last three follow Wycheproof's "k*G has a large x-coordinate": R is
+ * the curve point with x = n + 3, r = 3, s fixed, and the public key is
+ * made to fit, Q = r^-1 (s R - e G) (computed with Python integers), so
+ * only a verifier that also tries r + n accepts it.
  */
 static const struct p256_verify_vector p256_verify_vectors[] = {
 	{
@@ -304,6 +308,33 @@ static const struct p256_verify_vector p256_verify_vectors[] = {
 		.digest = "af2bdbe1aa9b6ec1e2ade1d694f41fc71a831d0268e9891562113d8a62add1bf",
 		.sig =
 			"efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8",
+		.ret = -EBADMSG,
+	},
+	{
+		.name = "x(R) = n + 3: r = 3 matches only as x - n",
+		.pub =
+			"040dff41489ed5ba701627ddcd39bd873d7974b2139e2eef889df2fc2b3b17989ce8dfa2950db93f8fc957dfd7c1baf9bd6e6b1dd6372b6f02dd856a6694cd73cf",
+		.digest = "d70386fde33a50395b4f47c87c6cb4b64d85603d4def74c3ed131c7498a43609",
+		.sig =
+			"00000000000000000000000000000000000000000000000000000000000000031234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef",
+		.ret = 0,
+	},
+	{
+		.name = "x(R) = n + 3, digest modified",
+		.pub =
+			"040dff41489ed5ba701627ddcd39bd873d7974b2139e2eef889df2fc2b3b17989ce8dfa2950db93f8fc957dfd7c1baf9bd6e6b1dd6372b6f02dd856a6694cd73cf",
+		.digest = "d70386fde33a50395b4f47c87c6cb4b64d85603d4def74c3ed131c7498a43608",
+		.sig =
+			"00000000000000000000000000000000000000000000000000000000000000031234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef",
+		.ret = -EBADMSG,
+	},
+	{
+		.name = "x(R) = n + 3 given as r = n + 3",
+		.pub =
+			"040dff41489ed5ba701627ddcd39bd873d7974b2139e2eef889df2fc2b3b17989ce8dfa2950db93f8fc957dfd7c1baf9bd6e6b1dd6372b6f02dd856a6694cd73cf",
+		.digest = "d70386fde33a50395b4f47c87c6cb4b64d85603d4def74c3ed131c7498a43609",
+		.sig =
+			"ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc6325541234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef",
 		.ret = -EBADMSG,
 	},
 };
