@@ -40,4 +40,7 @@ extern struct tcp_ulp_ops ktls_ulp_ops;
 
 void ktls_ulp_setup(void);
 
+int ktls_identity_init(void);
+void ktls_identity_exit(void);
+
 #endif /* _KTLS_HS_KTLS_H */

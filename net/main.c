@@ -29,12 +29,23 @@ static int __init ktls_hs_init(void)
 		pr_err("TCP ULP \"%s\" is already registered, most likely by the in-tree tls.ko; unload it first\n",
 		       ktls_ulp_ops.name);
 	if (err)
-		ktls_kdf_exit();
+		goto err_kdf;
+
+	err = ktls_identity_init();
+	if (err)
+		goto err_ulp;
+	return 0;
+
+err_ulp:
+	tcp_unregister_ulp(&ktls_ulp_ops);
+err_kdf:
+	ktls_kdf_exit();
 	return err;
 }
 
 static void __exit ktls_hs_exit(void)
 {
+	ktls_identity_exit();
 	/*
 	 * Every socket the ULP is attached to holds a module reference
 	 * until it is destroyed, so no socket can reach our ops past this.
