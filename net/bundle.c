@@ -263,10 +263,15 @@ static int bundle_names(struct ktls_identity *id, const struct ktls_x509 *leaf,
 	return 0;
 }
 
+/*
+ * The private key must be the leaf's: its public key, computed from the
+ * scalar, must be the one the leaf certifies.  A copy of the public key in
+ * the key's encoding must agree too, or the encoding contradicts itself.
+ */
 static int bundle_key(struct ktls_identity *id, const struct bundle *b,
 		      const struct ktls_x509 *leaf, const char **why)
 {
-	u8 pub[KTLS_IDENTITY_P256_PUB_SIZE];
+	u8 pub[KTLS_P256_POINT_LEN], computed[KTLS_P256_POINT_LEN];
 	bool has_pub;
 	int err;
 
@@ -277,7 +282,12 @@ static int bundle_key(struct ktls_identity *id, const struct bundle *b,
 			       &has_pub, why);
 	if (err)
 		return err;
-	if (has_pub && crypto_memneq(pub, id->public_key, sizeof(pub))) {
+	if (ktls_p256_public_key(computed, id->private_key)) {
+		*why = "private key is out of range for P-256";
+		return -EKEYREJECTED;
+	}
+	if (crypto_memneq(computed, id->public_key, sizeof(computed)) ||
+	    (has_pub && crypto_memneq(pub, id->public_key, sizeof(pub)))) {
 		*why = "private key does not match the leaf certificate";
 		return -EKEYREJECTED;
 	}

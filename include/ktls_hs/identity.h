@@ -13,6 +13,8 @@
 #include <linux/refcount.h>
 #include <linux/types.h>
 
+#include <ktls_hs/p256.h>
+
 struct key;
 
 /* Bundles larger than this are refused with -EMSGSIZE. */
@@ -20,9 +22,8 @@ struct key;
 /* Longest chain, leaf included; longer ones are refused with -E2BIG. */
 #define KTLS_IDENTITY_MAX_CERTS		16
 
-#define KTLS_IDENTITY_P256_PRIV_SIZE	32
-/* SEC1 uncompressed point: 0x04 || X || Y */
-#define KTLS_IDENTITY_P256_PUB_SIZE	65
+#define KTLS_IDENTITY_P256_PRIV_SIZE	KTLS_P256_SCALAR_LEN
+#define KTLS_IDENTITY_P256_PUB_SIZE	KTLS_P256_POINT_LEN
 
 /**
  * struct ktls_identity_cert - one certificate of the chain

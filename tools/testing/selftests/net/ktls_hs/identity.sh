@@ -60,7 +60,9 @@ make_bundles() {
 		-out "$T/rsa.pem" -subj "/CN=rsa.example.test" -days 2 &&
 	ca p384 ec ec_paramgen_curve:P-384 &&
 	ossl pkcs8 -topk8 -in "$T/leaf.key" -passout pass:secret \
-		-out "$T/leaf.enc" || return 1
+		-out "$T/leaf.enc" &&
+	ossl ec -in "$T/other.key" -outform DER -out "$T/other.key.der" &&
+	ossl ec -in "$T/other.key" -no_public -out "$T/other-nopub.key" || return 1
 
 	cat "$T/leaf.pem" "$T/ca.pem" "$T/leaf.key" > "$T/good.pem"
 	cat "$T/leaf.pem" "$T/leaf.p8" > "$T/good-pkcs8.pem"
@@ -85,6 +87,18 @@ make_bundles() {
 	{ cat "$T/leaf.pem"; for _ in $(seq 16); do cat "$T/ca.pem"; done
 	  cat "$T/leaf.key"; } > "$T/longchain.pem"
 	{ cat "$T/good.pem"; ossl ec -in "$T/leaf.key" -pubout; } > "$T/pubkey.pem"
+	cat "$T/leaf.pem" "$T/other-nopub.key" > "$T/mismatch-nopub.pem"
+
+	# The leaf's SEC1 key, public key included, with the scalar (at
+	# offset 7) swapped: another key's, zero, and the group order n.
+	sec1_with() {
+		{ head -c 7 "$T/leaf.key.der"; cat; tail -c +40 "$T/leaf.key.der"; } |
+			cat "$T/leaf.der" - > "$T/$1"
+	}
+	tail -c +8 "$T/other.key.der" | head -c 32 | sec1_with forged.der
+	head -c 32 /dev/zero | sec1_with zero.der
+	printf '%b' '\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff' \
+		'\xbc\xe6\xfa\xad\xa7\x17\x9e\x84\xf3\xb9\xca\xc2\xfc\x63\x25\x51' | sec1_with order.der
 }
 
 if ! make_bundles; then
@@ -111,6 +125,10 @@ bad=(
 	"rsa-bundle.pem|Package not installed|RSA key, not P-256"
 	"p384-bundle.pem|Package not installed|not on the P-256 curve"
 	"mismatch.pem|Key was rejected by service|private key does not match the leaf certificate"
+	"mismatch-nopub.pem|Key was rejected by service|private key does not match the leaf certificate"
+	"forged.der|Key was rejected by service|private key does not match the leaf certificate"
+	"zero.der|Key was rejected by service|private key is out of range for P-256"
+	"order.der|Key was rejected by service|private key is out of range for P-256"
 	"keyonly.pem|No data available|bundle has no certificate"
 	"certonly.pem|Required key not available|bundle has no private key"
 	"twokeys.pem|Invalid argument|bundle holds more than one private key"
