@@ -48,18 +48,22 @@ int ktls_hmac_setkey(struct ktls_hmac *hmac, enum ktls_hash hash,
 		return -EINVAL;
 
 	block = ktls_hash_block_size(hash);
+	desc->tfm = ktls_hash_tfm(hash);
 	memset(pad, 0, sizeof(pad));
 	if (key_len > block) {
-		err = ktls_hash_digest(hash, key, key_len, pad,
-				       ktls_hash_size(hash));
+		/* The descriptor serves here too: one less on the stack. */
+		err = crypto_shash_init(desc);
+		if (!err)
+			err = ktls_hash_update(desc, key, key_len);
+		if (!err)
+			err = crypto_shash_final(desc, pad);
 		if (err)
-			goto out;
+			goto out_desc;
 	} else if (key_len) {
 		memcpy(pad, key, key_len);
 	}
 
 	hmac->hash = hash;
-	desc->tfm = ktls_hash_tfm(hash);
 	for (i = 0; i < block; i++)
 		pad[i] ^= KTLS_HMAC_IPAD;
 	err = ktls_hmac_pad_state(desc, pad, block, hmac->inner);
@@ -71,7 +75,6 @@ int ktls_hmac_setkey(struct ktls_hmac *hmac, enum ktls_hash hash,
 
 out_desc:
 	shash_desc_zero(desc);
-out:
 	memzero_explicit(pad, sizeof(pad));
 	if (err)
 		ktls_hmac_wipe(hmac);
