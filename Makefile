@@ -16,7 +16,7 @@ KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 
-.PHONY: all modules clean install check quick deps lint crypto help
+.PHONY: all modules clean install check quick deps lint crypto bench help
 
 all: modules
 
@@ -57,6 +57,10 @@ lint:
 crypto:
 	$(MAKE) -C tools/crypto check bench
 
+# ktls_hs.ko against the in-tree tls.ko in one VM boot: a table of ratios.
+bench:
+	tools/bench/run
+
 help:
 	@echo 'modules  build ktls_hs.ko against KDIR=$(KDIR)'
 	@echo 'install  install into /lib/modules/<release>/updates and run depmod'
@@ -65,3 +69,4 @@ help:
 	@echo 'lint     W=1, sparse and checkpatch'
 	@echo 'crypto   P-256 in userspace: known answers, constant-time check, benchmark'
 	@echo 'deps     install the packages the runner needs (apt, pip)'
+	@echo 'bench    throughput of ktls_hs.ko over the in-tree tls.ko, in a VM'

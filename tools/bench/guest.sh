@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs inside the bench VM (started by tools/bench/run): ktls_bench with
+# each of the two providers loaded in turn, in one kernel boot.  Every
+# case runs with one provider and straight after with the other (A B, then
+# B A for the next case), so that each pair sees the same load on the host
+# and the driver can compare pairs.
+#
+# Environment (set by tools/bench/run):
+#   KTLS_REPORT      output directory, shared read-write with the host
+#   KTLS_MODDIR      where ktls_hs.ko was built
+#   KTLS_BENCH       the ktls_bench binary
+#   KTLS_BENCH_ARGS  its options
+#   KTLS_PROVIDERS   the two providers, comma-separated: ours, intree
+#   KTLS_SUITES      ktls_bench suites, space-separated
+#   KTLS_ROUNDS      how many pairs of runs each case gets
+
+set -u
+say() { echo "ktls-vm: $*"; }
+
+R=$KTLS_REPORT
+mkdir -p "$R"
+ip link set lo up
+read -r -a P <<< "${KTLS_PROVIDERS//,/ }"
+
+# Only one provider may own the ULP name at a time.
+load() {
+	case "$1" in
+	ours) insmod "$KTLS_MODDIR/ktls_hs.ko" ;;
+	# By name: the boot's blacklist only stops loading by alias.
+	intree) modprobe tls ;;
+	esac
+}
+
+unload() {
+	case "$1" in
+	ours) rmmod ktls_hs ;;
+	intree) rmmod tls ;;
+	esac
+}
+
+loaded() {
+	local m d
+	for d in ktls_hs tls; do [ -e "/sys/module/$d" ] && m+="$d "; done
+	echo "${m:-none}"
+}
+
+bench() {	# bench SLOT SUITE CASE: one run of a case with provider P[SLOT]
+	local slot=$1 p=${P[$1]} out=$R/run$(($1 + 1)).txt err=$R/run$(($1 + 1)).err st
+	if ! load "$p" 2>> "$err"; then
+		echo "error $2 - loading $p failed: $(tail -1 "$err")" >> "$out"
+		return
+	fi
+	if [ "$(loaded)" != "$([ "$p" = ours ] && echo ktls_hs || echo tls) " ]; then
+		echo "error $2 - modules loaded: $(loaded), not $p alone" >> "$out"
+	else
+		# shellcheck disable=SC2086
+		"$KTLS_BENCH" $KTLS_BENCH_ARGS -c "$3" "$2" >> "$out" 2>> "$err"
+		st=$?
+		[ "$st" = 0 ] || echo "status $st" >> "$out"
+	fi
+	unload "$p" 2>> "$err" || echo "error $2 - unloading $p failed" >> "$out"
+}
+
+for slot in 0 1; do echo "provider ${P[$slot]}" > "$R/run$((slot + 1)).txt"; done
+n=0
+for round in $(seq "$KTLS_ROUNDS"); do
+	for s in $KTLS_SUITES; do
+		for c in send-1k send-16k sendfile recv; do
+			n=$((n + 1))
+			echo "pair $n" | tee -a "$R/run1.txt" >> "$R/run2.txt"
+			if [ $((n % 2)) = 1 ]; then
+				bench 0 "$s" "$c"; bench 1 "$s" "$c"
+			else
+				bench 1 "$s" "$c"; bench 0 "$s" "$c"
+			fi
+		done
+		say "round $round/$KTLS_ROUNDS: $s done"
+	done
+done
+
+dmesg > "$R/dmesg.txt"
+echo done > "$R/finished"
+say "finished"
