@@ -181,8 +181,21 @@ static int bundle_check_kernel(const u8 *der, size_t len, const char **why)
 
 	cert = x509_cert_parse(der, len);
 	if (IS_ERR(cert)) {
-		*why = "the kernel's X.509 parser refuses a certificate";
-		return PTR_ERR(cert);
+		/*
+		 * Keep our errnos: an algorithm it does not know is ENOPKG,
+		 * anything else it refuses (EINVAL, say) is malformed.
+		 */
+		switch (PTR_ERR(cert)) {
+		case -ENOMEM:
+			*why = NULL;
+			return -ENOMEM;
+		case -ENOPKG:
+			*why = "a certificate uses an algorithm the kernel does not know";
+			return -ENOPKG;
+		default:
+			*why = "the kernel's X.509 parser refuses a certificate";
+			return -EBADMSG;
+		}
 	}
 	x509_free_certificate(cert);
 	return 0;
