@@ -77,6 +77,10 @@ int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
 			unsigned int optlen);
 int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 			int __user *optlen);
+/* INET_DIAG_ULP_INFO (diag.c), under RCU. */
+int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb);
+size_t ktls_diag_get_info_size(const struct sock *sk);
+
 /* Drop keys and AEAD state of both directions (ulp.c, on free). */
 void ktls_crypto_free(struct ktls_ctx *ctx);
 

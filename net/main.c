@@ -16,12 +16,27 @@ static int __init ktls_hs_init(void)
 {
 	int err;
 
+	ktls_cipher_setup();
 	ktls_ulp_setup();
 
+	/*
+	 * The ULP name first: beside tls.ko we must fail before creating
+	 * anything of our own, /proc/net/tls_stat included.
+	 */
 	err = tcp_register_ulp(&ktls_ulp_ops);
 	if (err == -EEXIST)
 		pr_err("TCP ULP \"%s\" is already registered, most likely by the in-tree tls.ko; unload it first\n",
 		       ktls_ulp_ops.name);
+	if (err)
+		return err;
+
+	err = ktls_stat_init();
+	if (err)
+		goto err_ulp;
+	return 0;
+
+err_ulp:
+	tcp_unregister_ulp(&ktls_ulp_ops);
 	return err;
 }
 
@@ -32,6 +47,7 @@ static void __exit ktls_hs_exit(void)
 	 * until it is destroyed, so no socket can reach our ops past this.
 	 */
 	tcp_unregister_ulp(&ktls_ulp_ops);
+	ktls_stat_exit();
 }
 
 module_init(ktls_hs_init);

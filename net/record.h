@@ -12,6 +12,8 @@
 #define _KTLS_HS_RECORD_H
 
 #include <crypto/aead.h>
+#include <linux/net.h>
+#include <linux/sizes.h>
 #include <linux/tls.h>
 #include <linux/types.h>
 
@@ -25,7 +27,7 @@ struct ktls_ctx;
 
 /* Wire constants (RFC 5246 6.2, RFC 8446 5). */
 #define KTLS_HEADER_LEN		5
-#define KTLS_MAX_PLAINTEXT	(1U << 14)
+#define KTLS_MAX_PLAINTEXT	SZ_16K
 #define KTLS_TYPE_CHANGE_CIPHER	20
 #define KTLS_TYPE_ALERT		21
 #define KTLS_TYPE_HANDSHAKE	22
@@ -42,10 +44,6 @@ struct ktls_ctx;
 #define KTLS_MAX_AAD_LEN	13	/* 1.2: seq(8) type(1) version(2) length(2) */
 #define KTLS_AEAD_IV_LEN	16	/* what the AEAD is given: CCM wants a flags byte first */
 #define KTLS_CCM_FLAGS		2	/* L' = L - 1 with L = 3 (RFC 3610 2.3) */
-
-/* Largest record body a peer may send us: plaintext, inner type, and overhead. */
-#define KTLS_MAX_CIPHERTEXT(prot) \
-	(KTLS_MAX_PLAINTEXT + (prot)->nonce_len + (prot)->tag_len + (prot)->tail_len)
 
 /**
  * struct ktls_cipher - one cipher suite of the SOL_TLS API
@@ -70,6 +68,7 @@ struct ktls_cipher {
 };
 
 const struct ktls_cipher *ktls_cipher_find(u16 type);
+void ktls_cipher_setup(void);
 
 /**
  * struct ktls_prot - framing of one connection, fixed by the first key set
@@ -93,6 +92,12 @@ struct ktls_prot {
 	u8 aad_len;
 };
 
+/* Largest record body a peer may send: plaintext, inner type and overhead. */
+static inline unsigned int ktls_max_body_len(const struct ktls_prot *prot)
+{
+	return KTLS_MAX_PLAINTEXT + prot->overhead - KTLS_HEADER_LEN;
+}
+
 union ktls_crypto_info {
 	struct tls_crypto_info info;
 	struct tls12_crypto_info_aes_gcm_128 aes_gcm_128;
@@ -107,9 +112,10 @@ union ktls_crypto_info {
 
 /**
  * struct ktls_crypto - keys and cached AEAD state of one direction
- * @info:	the crypto info as userspace (or the handshake) set it; its
- *		key is wiped once the AEAD is keyed, getsockopt reports the
- *		current iv and sequence number from @iv and @seq
+ * @info:	the crypto info as userspace (or the handshake) set it, key
+ *		included, since getsockopt returns it; getsockopt reports
+ *		the current iv and sequence number from @iv and @seq.
+ *		Wiped when the socket lets go of it
  * @aead:	the transform, allocated on the first key set and keyed on
  *		every (re)key; kept for the life of the socket
  * @req:	one request, preallocated for @aead with room for its context
@@ -138,9 +144,13 @@ void ktls_record_header(u8 *hdr, u8 type, unsigned int body_len);
  */
 void ktls_record_iv(u8 iv[KTLS_AEAD_IV_LEN], const struct ktls_prot *prot,
 		    const struct ktls_crypto *c, const u8 *explicit);
-/* AAD of a record with @plain_len bytes of (inner) plaintext; returns its length. */
+/*
+ * AAD of record @seq of @type whose AEAD input is @inner_len bytes: the
+ * plaintext, and in TLS 1.3 also the inner content type and any padding.
+ * Returns its length (prot->aad_len).
+ */
 unsigned int ktls_record_aad(u8 *aad, const struct ktls_prot *prot, u64 seq,
-			     u8 type, unsigned int plain_len);
+			     u8 type, unsigned int inner_len);
 /* Advance to the next record: seq + 1, and the 1.2 explicit nonce. */
 void ktls_record_advance(const struct ktls_prot *prot, struct ktls_crypto *c);
 
@@ -176,5 +186,7 @@ ssize_t ktls_splice_read(struct socket *sock, loff_t *ppos,
 __poll_t ktls_poll(struct file *file, struct socket *sock,
 		   struct poll_table_struct *wait);
 bool ktls_rx_is_readable(struct sock *sk);	/* a whole record is there */
+int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
+		   sk_read_actor_t recv_actor);	/* proto_ops.read_sock */
 
 #endif /* _KTLS_HS_RECORD_H */
