@@ -210,6 +210,40 @@ static int ktls_tx_splice(struct ktls_tx *tx, struct iov_iter *from,
 }
 
 /*
+ * Reference up to @want bytes of the sender's own memory, for a record
+ * sealed before sendmsg() returns: encryption reads the plaintext right
+ * where the application wrote it, saving a copy.
+ */
+static int ktls_tx_pin(struct ktls_tx *tx, struct iov_iter *from,
+		       size_t want)
+{
+	struct page *pages[8];
+	size_t done = 0;
+
+	while (done < want && !ktls_tx_open_full(tx)) {
+		unsigned int max = min_t(unsigned int, ARRAY_SIZE(pages),
+					 KTLS_TX_FRAGS - tx->nr_plain);
+		unsigned int i = 0;
+		size_t off;
+		ssize_t got;
+
+		got = iov_iter_get_pages2(from, pages, want - done, max, &off);
+		if (got <= 0)
+			return done ? done : (got ?: -EFAULT);
+		done += got;
+		while (got > 0) {
+			unsigned int n = min_t(size_t, got, PAGE_SIZE - off);
+
+			ktls_tx_add_frag(tx, pages[i], off, n);
+			put_page(pages[i++]);
+			got -= n;
+			off = 0;
+		}
+	}
+	return done;
+}
+
+/*
  * Take @len bytes of ciphertext room from the socket's page frag into
  * @rec.  The first fragment is at least 32 bytes (sk_page_frag_refill()
  * guarantees that much), so the header and explicit nonce fit in it.
@@ -498,6 +532,27 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 
 		want = min_t(size_t, msg_data_left(msg),
 			     KTLS_MAX_PLAINTEXT - tx->plain_len);
+		if (!tx->plain_len && user_backed_iter(&msg->msg_iter) &&
+		    !(msg->msg_flags & MSG_SPLICE_PAGES) &&
+		    (want == KTLS_MAX_PLAINTEXT ||
+		     (eor && want == msg_data_left(msg)))) {
+			n = ktls_tx_pin(tx, &msg->msg_iter, want);
+			if (n > 0) {
+				err = ktls_tx_seal(sk, ctx, tx);
+				if (err) {
+					/* Never keep the sender's pages past the call. */
+					iov_iter_revert(&msg->msg_iter, n);
+					ktls_tx_drop_plain(tx);
+					break;
+				}
+				copied += n;
+				err = ktls_tx_push(sk, tx, msg_data_left(msg));
+				if (err && err != -EAGAIN)
+					break;
+				err = 0;
+				continue;
+			}
+		}
 		if (msg->msg_flags & MSG_SPLICE_PAGES)
 			n = ktls_tx_splice(tx, &msg->msg_iter, want);
 		else
