@@ -350,24 +350,39 @@ __poll_t ktls_poll(struct file *file, struct socket *sock,
 	return mask;
 }
 
+/*
+ * One reader at a time owns the record stream, also while it sleeps for
+ * data.  The others queue exclusively: a reader leaving wakes only the
+ * next, and one giving up passes the wake-up on.
+ */
 static int ktls_rx_reader_acquire(struct sock *sk, struct ktls_rx *rx,
 				  bool nonblock)
 {
 	long timeo = sock_rcvtimeo(sk, nonblock);
+	int err = 0;
 
 	while (rx->reader_present) {
 		DEFINE_WAIT_FUNC(wait, woken_wake_function);
 
-		if (!timeo)
-			return -EAGAIN;
-		add_wait_queue(&rx->wq, &wait);
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		add_wait_queue_exclusive(&rx->wq, &wait);
 		sk_wait_event(sk, &timeo, !READ_ONCE(rx->reader_present),
 			      &wait);
 		remove_wait_queue(&rx->wq, &wait);
 		if (!rx->reader_present)
 			break;
-		if (signal_pending(current))
-			return sock_intr_errno(timeo);
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+	}
+	if (err) {
+		if (!rx->reader_present)
+			wake_up(&rx->wq);
+		return err;
 	}
 	WRITE_ONCE(rx->reader_present, true);
 	return 0;
@@ -376,7 +391,8 @@ static int ktls_rx_reader_acquire(struct sock *sk, struct ktls_rx *rx,
 static void ktls_rx_reader_release(struct ktls_rx *rx)
 {
 	WRITE_ONCE(rx->reader_present, false);
-	wake_up(&rx->wq);
+	if (wq_has_sleeper(&rx->wq))
+		wake_up(&rx->wq);
 }
 
 /*
