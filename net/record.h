@@ -164,7 +164,13 @@ int ktls_aead_crypt(struct ktls_crypto *c, const struct ktls_prot *prot,
 		    bool encrypt, struct scatterlist *src,
 		    struct scatterlist *dst, unsigned int cryptlen, u8 *iv);
 
-/* TX path (tx.c).  All but ktls_tx_write_space run under the socket lock. */
+/*
+ * TX path (tx.c).  init, flush and close run under the socket lock (flush
+ * and close may let go of it while they wait for send buffer space);
+ * sendmsg and splice_eof take it themselves; write_space is TCP's
+ * callback; free runs in process context, with the socket unlocked, once
+ * close has run.
+ */
 int ktls_tx_init(struct sock *sk);
 int ktls_tx_flush(struct sock *sk);	/* close the open record and push it */
 void ktls_tx_close(struct sock *sk, long timeout);
@@ -173,7 +179,11 @@ int ktls_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
 void ktls_splice_eof(struct socket *sock);
 void ktls_tx_write_space(struct sock *sk);
 
-/* RX path (rx.c). */
+/*
+ * RX path (rx.c).  init, rekeyed, close and read_sock run under the
+ * socket lock, read_sock in process context (it decrypts); recvmsg and
+ * splice_read take the lock themselves; poll and is_readable take none.
+ */
 int ktls_rx_init(struct sock *sk);	/* takes over sk_data_ready */
 void ktls_rx_rekeyed(struct sock *sk);	/* new keys after a KeyUpdate */
 void ktls_rx_close(struct sock *sk);	/* gives sk_data_ready back */
