@@ -4,14 +4,17 @@
  * decrypting them and handing the plaintext to recvmsg(), splice() and
  * in-kernel readers.  This file owns struct ktls_rx.
  *
- * The framer copies one record at a time out of TCP's queue into a buffer
- * of pages sized for the largest record (from our sk_data_ready, or from
- * the reader), and stops there: until a reader takes that record, TCP's
- * window is what holds the peer back.  A whole record is decrypted
- * straight into the reader's buffer when it fits and nothing else needs
- * it; otherwise it is decrypted in place and its buffer joins the list of
- * decrypted records (peeked, partially read, or of another content type),
- * while a spare buffer takes its place in front of TCP.  Buffers are
+ * The framer leaves records in TCP's receive queue: once a record's
+ * header shows that all of it is there, it is ready, and the reader
+ * decrypts it straight out of TCP's skbs, into its own buffer when the
+ * whole plaintext fits and nothing else needs it, or else into a buffer
+ * of pages sized for the largest record, which then joins the list of
+ * decrypted records (peeked, partially read, or of another content type)
+ * while a spare buffer takes its place.  Only when TCP cannot take the
+ * rest of a record (receive buffer or window too small) is the record
+ * copied out into that buffer as it arrives, from our sk_data_ready or
+ * from the reader.  Either way we stop at one record: until a reader
+ * takes it, TCP's window is what holds the peer back.  Buffers are
  * recycled, so the steady state allocates nothing.
  *
  * Everything but the lockless readiness checks runs under the socket lock
@@ -39,6 +42,8 @@
 #define KTLS_RX_PAGES		DIV_ROUND_UP(KTLS_RX_REC_MAX, PAGE_SIZE)
 /* Pages of a reader's buffer we decrypt into directly; more and we copy. */
 #define KTLS_RX_ZC_PAGES	16
+/* Scatterlist entries for a record read out of TCP's skbs; more and we copy. */
+#define KTLS_RX_SKB_SG		48
 /* Idle buffers kept for the next records; more are freed. */
 #define KTLS_RX_SPARES		2
 #define KTLS_HANDSHAKE_KEY_UPDATE	24	/* RFC 8446 4 */
@@ -65,9 +70,11 @@ struct ktls_rx_rec {
  * struct ktls_rx - RX state of one socket
  * @saved_data_ready: the sk_data_ready we replaced
  * @cur:	the record being framed; NULL only after an allocation failed
- * @len:	bytes of @cur filled from TCP
- * @need:	the length of @cur's record once its header is in, else 0
- * @ready:	@cur holds a whole record
+ * @len:	bytes of @cur copied from TCP
+ * @need:	the length of the next record once its header is in, else 0
+ * @type:	its outer content type
+ * @ready:	the whole record is there, in TCP's queue or in @cur
+ * @in_tcp:	it is in TCP's queue
  * @stopped:	the stream is broken (framing error): nothing more is pulled
  * @key_expired: a KeyUpdate was received, records wait for new keys
  * @reader_present: a reader holds the record stream
@@ -79,7 +86,8 @@ struct ktls_rx_rec {
  * @aad:	AAD of the record being decrypted
  * @iv:		its AEAD iv
  * @tail:	where TLS 1.3's inner type lands when decrypting into a reader
- * @sg_src:	AAD and ciphertext
+ * @sg_rec:	AAD and @cur's pages
+ * @sg_skb:	AAD and the record in TCP's skbs
  * @sg_dst:	AAD and the reader's pages
  * @zc_pages:	the reader's pages, referenced for the AEAD call
  */
@@ -88,7 +96,9 @@ struct ktls_rx {
 	struct ktls_rx_rec *cur;
 	unsigned int len;
 	unsigned int need;
+	u8 type;
 	bool ready;
+	bool in_tcp;
 	bool stopped;
 	bool key_expired;
 	bool reader_present;
@@ -101,7 +111,8 @@ struct ktls_rx {
 	u8 aad[KTLS_MAX_AAD_LEN];
 	u8 iv[KTLS_AEAD_IV_LEN];
 	u8 tail;
-	struct scatterlist sg_src[KTLS_RX_PAGES + 2];
+	struct scatterlist sg_rec[KTLS_RX_PAGES + 2];
+	struct scatterlist sg_skb[KTLS_RX_SKB_SG + 1];
 	struct scatterlist sg_dst[KTLS_RX_ZC_PAGES + 2];
 	struct page *zc_pages[KTLS_RX_ZC_PAGES];
 };
@@ -274,6 +285,7 @@ static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
 				break;
 			}
 			rx->need = ret;
+			rx->type = hdr[0];
 		}
 		if (rx->need && rx->len == rx->need) {
 			rx->ready = true;
@@ -283,26 +295,146 @@ static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	return done;
 }
 
-/* Pull from TCP until a whole record is buffered (or TCP runs dry). */
+/*
+ * Walk TCP's receive queue from @off bytes past what was read, calling
+ * @fn on each piece, for @len bytes.  The queue is stable: we hold the
+ * socket lock, or run in softirq on a socket no user owns.
+ */
+static int ktls_rx_tcp_walk(struct sock *sk, unsigned int off,
+			    unsigned int len,
+			    int (*fn)(struct sk_buff *skb, unsigned int off,
+				      unsigned int len, void *arg),
+			    void *arg)
+{
+	u32 seq = tcp_sk(sk)->copied_seq + off;
+	struct sk_buff *skb;
+
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		u32 o = seq - TCP_SKB_CB(skb)->seq;
+		unsigned int n;
+		int err;
+
+		if (!len)
+			break;
+		if (o >= skb->len)
+			continue;
+		n = min(len, skb->len - o);
+		err = fn(skb, o, n, arg);
+		if (err)
+			return err;
+		seq += n;
+		len -= n;
+	}
+	return len ? -EAGAIN : 0;
+}
+
+static int ktls_rx_tcp_copy(struct sk_buff *skb, unsigned int off,
+			    unsigned int len, void *arg)
+{
+	u8 **to = arg;
+	int err;
+
+	err = skb_copy_bits(skb, off, *to, len);
+	*to += len;
+	return err;
+}
+
+struct ktls_rx_sgvec {
+	struct scatterlist *sg;
+	unsigned int nr;
+	unsigned int max;
+};
+
+/* An upper bound of the entries skb_to_sgvec() needs for @skb. */
+static unsigned int ktls_rx_skb_nsg(struct sk_buff *skb, int depth)
+{
+	unsigned int nr = 1 + skb_shinfo(skb)->nr_frags;
+	struct sk_buff *frag;
+
+	skb_walk_frags(skb, frag)
+		nr += depth ? ktls_rx_skb_nsg(frag, depth - 1) : KTLS_RX_SKB_SG;
+	return nr;
+}
+
+static int ktls_rx_tcp_sg(struct sk_buff *skb, unsigned int off,
+			  unsigned int len, void *arg)
+{
+	struct ktls_rx_sgvec *v = arg;
+	int nr;
+
+	if (v->nr + ktls_rx_skb_nsg(skb, 2) > v->max)
+		return -EMSGSIZE;
+	nr = skb_to_sgvec(skb, v->sg + v->nr, off, len);
+	if (nr < 0)
+		return nr;
+	if (nr)
+		sg_unmark_end(&v->sg[v->nr + nr - 1]);
+	v->nr += nr;
+	return 0;
+}
+
+/* Parse a record header; a broken stream stops the framer. */
+static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
+			  struct ktls_rx *rx, const u8 *hdr)
+{
+	int need = ktls_rx_parse_header(ctx, hdr);
+
+	if (need < 0)
+		ktls_rx_abort(sk, rx, need);
+	return need;
+}
+
+/*
+ * Get the next record ready: leave it in TCP's queue if TCP can hold all
+ * of it, or else (or with @copy) copy it out into rx->cur as it arrives.
+ */
 static void ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
-			 struct ktls_rx *rx)
+			 struct ktls_rx *rx, bool copy)
 {
 	struct ktls_rx_frame f = { .ctx = ctx, .rx = rx };
 	read_descriptor_t desc = { .arg.data = &f, .count = 1 };
 
 	if (rx->ready || rx->stopped || !rx->cur)
 		return;
+
+	if (!rx->len && !copy) {
+		int inq = tcp_inq(sk);
+		u8 hdr[KTLS_HEADER_LEN], *to = hdr;
+		int need;
+
+		if (inq >= KTLS_HEADER_LEN &&
+		    !ktls_rx_tcp_walk(sk, 0, KTLS_HEADER_LEN, ktls_rx_tcp_copy,
+				      &to)) {
+			need = ktls_rx_header(sk, ctx, rx, hdr);
+			if (need < 0)
+				return;
+			if (inq >= need) {
+				rx->need = need;
+				rx->type = hdr[0];
+				rx->in_tcp = true;
+				WRITE_ONCE(rx->ready, true);
+				return;
+			}
+		}
+		/* Without pressure, TCP will take the rest of the record. */
+		if (!tcp_epollin_ready(sk, INT_MAX))
+			return;
+	}
+
 	tcp_read_sock(sk, &desc, ktls_rx_frame_actor);
 	if (f.err)
 		ktls_rx_abort(sk, rx, f.err);
 }
 
 /* The framed record is gone (read or moved to the list). */
-static void ktls_rx_next(struct ktls_rx *rx)
+static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
 {
+	if (rx->in_tcp)
+		tcp_read_done(sk, rx->need);
+	rx->in_tcp = false;
 	rx->len = 0;
 	rx->need = 0;
-	rx->ready = false;
+	WRITE_ONCE(rx->ready, false);
 }
 
 static void ktls_rx_data_ready(struct sock *sk)
@@ -315,7 +447,7 @@ static void ktls_rx_data_ready(struct sock *sk)
 	 * Either softirq with the socket not owned, or the owner processing
 	 * its backlog: RX state is consistent whenever the lock is let go.
 	 */
-	ktls_rx_pull(sk, ctx, rx);
+	ktls_rx_pull(sk, ctx, rx, false);
 	if (!was_ready && rx->ready)
 		rx->saved_data_ready(sk);
 }
@@ -416,7 +548,7 @@ static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
 			if (!rx->cur)
 				return -ENOMEM;
 		}
-		ktls_rx_pull(sk, ctx, rx);
+		ktls_rx_pull(sk, ctx, rx, false);
 		if (rx->ready)
 			return 1;
 
@@ -475,8 +607,8 @@ static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
  * record turned out not to be unpadded data), or an errno.
  */
 static int ktls_rx_decrypt_zc(struct sock *sk, struct ktls_ctx *ctx,
-			      struct ktls_rx *rx, struct iov_iter *to,
-			      unsigned int cryptlen)
+			      struct ktls_rx *rx, struct scatterlist *src,
+			      struct iov_iter *to, unsigned int cryptlen)
 {
 	const struct ktls_prot *prot = &ctx->prot;
 	unsigned int plain = cryptlen - prot->tag_len - prot->tail_len;
@@ -517,7 +649,7 @@ static int ktls_rx_decrypt_zc(struct sock *sk, struct ktls_ctx *ctx,
 		sg_set_buf(&sg[1 + npages], &rx->tail, 1);
 	sg_mark_end(&sg[npages + prot->tail_len]);
 
-	err = ktls_aead_crypt(&ctx->rx_crypto, prot, false, rx->sg_src, sg,
+	err = ktls_aead_crypt(&ctx->rx_crypto, prot, false, src, sg,
 			      cryptlen, rx->iv);
 	if (!err && prot->tail_len && rx->tail != KTLS_TYPE_DATA) {
 		/* Padding, or a control record: redo it the slow way. */
@@ -550,33 +682,65 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_rec *rec = rx->cur;
 	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
 	unsigned int cryptlen, inner, pos, nr;
+	struct scatterlist *src;
 	int err;
 
-	ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
 	cryptlen = rx->need - prot->prepend_len;
 	inner = cryptlen - prot->tag_len;
 
+	/* Plaintext lands in @rec's pages (in place, when copied there). */
+	sg_init_table(rx->sg_rec, KTLS_RX_PAGES + 2);
+	sg_set_buf(&rx->sg_rec[0], rx->aad, prot->aad_len);
+	nr = ktls_rx_rec_sg(rec, &rx->sg_rec[1], prot->prepend_len, cryptlen);
+	sg_mark_end(&rx->sg_rec[nr]);
+	src = rx->sg_rec;
+
+	if (rx->in_tcp) {
+		struct ktls_rx_sgvec v = {
+			.sg = rx->sg_skb, .nr = 1, .max = KTLS_RX_SKB_SG + 1,
+		};
+		u8 *to_hdr = hdr;
+
+		sg_init_table(rx->sg_skb, KTLS_RX_SKB_SG + 1);
+		sg_set_buf(&rx->sg_skb[0], rx->aad, prot->aad_len);
+		err = ktls_rx_tcp_walk(sk, 0, prot->prepend_len,
+				       ktls_rx_tcp_copy, &to_hdr);
+		if (!err)
+			err = ktls_rx_tcp_walk(sk, prot->prepend_len, cryptlen,
+					       ktls_rx_tcp_sg, &v);
+		if (!err) {
+			sg_mark_end(&rx->sg_skb[v.nr - 1]);
+			src = rx->sg_skb;
+		} else {
+			/* Too scattered: copy it out after all. */
+			rx->in_tcp = false;
+			rx->need = 0;
+			WRITE_ONCE(rx->ready, false);
+			ktls_rx_pull(sk, ctx, rx, true);
+			if (!rx->ready)
+				return ktls_rx_bad(sk, rx, -EIO);
+		}
+	}
+	if (!rx->in_tcp)
+		ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
+
 	ktls_record_iv(rx->iv, prot, c, hdr + KTLS_HEADER_LEN);
 	ktls_record_aad(rx->aad, prot, c->seq, hdr[0], inner);
-	sg_init_table(rx->sg_src, KTLS_RX_PAGES + 2);
-	sg_set_buf(&rx->sg_src[0], rx->aad, prot->aad_len);
-	nr = ktls_rx_rec_sg(rec, &rx->sg_src[1], prot->prepend_len, cryptlen);
-	sg_mark_end(&rx->sg_src[nr]);
 
 	if (to && inner >= prot->tail_len) {
-		err = ktls_rx_decrypt_zc(sk, ctx, rx, to, cryptlen);
+		err = ktls_rx_decrypt_zc(sk, ctx, rx, src, to, cryptlen);
 		if (err >= 0) {
 			*zc_len = err;
 			ktls_record_advance(prot, c);
-			ktls_rx_next(rx);
+			ktls_rx_next(sk, rx);
 			return 1;
 		}
 		if (err != -EAGAIN)
 			return ktls_rx_bad(sk, rx, err);
 	}
 
-	err = ktls_aead_crypt(c, prot, false, rx->sg_src, rx->sg_src,
-			      cryptlen, rx->iv);
+	err = ktls_aead_crypt(c, prot, false, src, rx->sg_rec, cryptlen,
+			      rx->iv);
 	if (err)
 		return ktls_rx_bad(sk, rx, err);
 
@@ -599,7 +763,7 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	list_add_tail(&rec->list, &rx->list);
 	ktls_rx_check_key_update(sk, ctx, rx, rec);
 	rx->cur = ktls_rx_rec_alloc(rx);
-	ktls_rx_next(rx);
+	ktls_rx_next(sk, rx);
 	return 0;
 }
 
@@ -700,7 +864,7 @@ int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		u8 type;
 
 		if (rx->cur)
-			ktls_rx_pull(sk, ctx, rx);
+			ktls_rx_pull(sk, ctx, rx, false);
 		if (copied >= target && !rx->ready)
 			break;
 		err = ktls_rx_wait(sk, ctx, rx, flags & MSG_DONTWAIT, copied);
@@ -713,7 +877,7 @@ int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		 * the type and padding inside: only try when told to expect
 		 * none (TLS_RX_EXPECT_NO_PAD), and redo it if wrong.
 		 */
-		ktls_rx_rec_read(rx->cur, 0, &type, 1);
+		type = rx->type;
 		if (!peek && user_backed_iter(&msg->msg_iter) &&
 		    (!control || control == KTLS_TYPE_DATA) &&
 		    type == KTLS_TYPE_DATA &&
@@ -966,7 +1130,7 @@ int ktls_rx_init(struct sock *sk)
 	write_unlock_bh(&sk->sk_callback_lock);
 
 	/* Records may have arrived before the keys. */
-	ktls_rx_pull(sk, ctx, rx);
+	ktls_rx_pull(sk, ctx, rx, false);
 	return 0;
 }
 
@@ -978,7 +1142,7 @@ void ktls_rx_rekeyed(struct sock *sk)
 	if (!rx)
 		return;
 	WRITE_ONCE(rx->key_expired, false);
-	ktls_rx_pull(sk, ctx, rx);
+	ktls_rx_pull(sk, ctx, rx, false);
 	if (rx->ready)
 		rx->saved_data_ready(sk);
 }
