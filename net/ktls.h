@@ -11,18 +11,50 @@
 #include <net/inet_connection_sock.h>
 #include <net/sock.h>
 
+#include "record.h"
+
+struct ktls_tx;
+struct ktls_rx;
+
+/* Where a direction's records are processed (sockopt.c sets, diag reports). */
+enum ktls_conf {
+	KTLS_CONF_BASE,		/* no keys: plain TCP */
+	KTLS_CONF_SW,		/* our record layer */
+	KTLS_CONF_HW,		/* a tls_device offload */
+};
+
 /**
  * struct ktls_ctx - state of one socket the "tls" ULP is attached to
  * @sk:		the TCP socket
  * @sk_proto:	the protocol ops we sit in front of (tcp_prot, tcpv6_prot or
  *		whatever sockmap installed); every call we do not handle
  *		goes there, and close() puts it back
+ * @sk_ops:	the socket's proto_ops before we attached (poll, splice)
+ * @prot:	record framing, fixed by the first key set in either direction
+ * @tx_crypto:	TX keys and AEAD state (sockopt.c/keys.c own it)
+ * @rx_crypto:	RX keys and AEAD state
+ * @tx:		TX path state, private to tx.c; NULL until TLS_TX
+ * @rx:		RX path state, private to rx.c; NULL until TLS_RX
+ * @tx_conf:	enum ktls_conf of TX
+ * @rx_conf:	enum ktls_conf of RX
+ * @zerocopy_sendfile: TLS_TX_ZEROCOPY_RO was set
+ * @rx_no_pad:	TLS_RX_EXPECT_NO_PAD was set
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
 struct ktls_ctx {
 	struct sock *sk;
 	struct proto *sk_proto;
+	const struct proto_ops *sk_ops;
+	struct ktls_prot prot;
+	struct ktls_crypto tx_crypto;
+	struct ktls_crypto rx_crypto;
+	struct ktls_tx *tx;
+	struct ktls_rx *rx;
+	u8 tx_conf;
+	u8 rx_conf;
+	bool zerocopy_sendfile;
+	bool rx_no_pad;
 	struct rcu_head rcu;
 };
 
@@ -40,6 +72,50 @@ extern struct tcp_ulp_ops ktls_ulp_ops;
 
 void ktls_ulp_setup(void);
 
+/* SOL_TLS options (sockopt.c), called with the socket unlocked. */
+int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
+			unsigned int optlen);
+int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
+			int __user *optlen);
+/* INET_DIAG_ULP_INFO (diag.c), under RCU. */
+int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb);
+size_t ktls_diag_get_info_size(const struct sock *sk);
+
+/* Drop keys and AEAD state of both directions (ulp.c, on free). */
+void ktls_crypto_free(struct ktls_ctx *ctx);
+
+/* Counters of /proc/net/tls_stat (stat.c), named as upstream's. */
+enum ktls_stat {
+	KTLS_STAT_CURR_TX_SW,
+	KTLS_STAT_CURR_RX_SW,
+	KTLS_STAT_CURR_TX_DEVICE,
+	KTLS_STAT_CURR_RX_DEVICE,
+	KTLS_STAT_TX_SW,
+	KTLS_STAT_RX_SW,
+	KTLS_STAT_TX_DEVICE,
+	KTLS_STAT_RX_DEVICE,
+	KTLS_STAT_DECRYPT_ERROR,
+	KTLS_STAT_RX_DEVICE_RESYNC,
+	KTLS_STAT_DECRYPT_RETRY,
+	KTLS_STAT_RX_NO_PAD_VIOLATION,
+	KTLS_STAT_RX_REKEY_OK,
+	KTLS_STAT_RX_REKEY_ERROR,
+	KTLS_STAT_TX_REKEY_OK,
+	KTLS_STAT_TX_REKEY_ERROR,
+	KTLS_STAT_RX_REKEY_RECEIVED,
+	KTLS_STAT_NR,
+};
+
+void ktls_stat_add(const struct sock *sk, enum ktls_stat stat, long delta);
+int ktls_stat_init(void);
+void ktls_stat_exit(void);
+
+static inline void ktls_stat_inc(const struct sock *sk, enum ktls_stat stat)
+{
+	ktls_stat_add(sk, stat, 1);
+}
+
+/* The ktls_identity key type (identity.c). */
 int ktls_identity_init(void);
 void ktls_identity_exit(void);
 

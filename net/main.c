@@ -18,12 +18,17 @@ static int __init ktls_hs_init(void)
 {
 	int err;
 
+	ktls_cipher_setup();
 	ktls_ulp_setup();
 
 	err = ktls_kdf_init();
 	if (err)
 		return err;
 
+	/*
+	 * The ULP name before anything userspace can see: beside tls.ko we
+	 * must fail before creating /proc/net/tls_stat a second time.
+	 */
 	err = tcp_register_ulp(&ktls_ulp_ops);
 	if (err == -EEXIST)
 		pr_err("TCP ULP \"%s\" is already registered, most likely by the in-tree tls.ko; unload it first\n",
@@ -31,11 +36,17 @@ static int __init ktls_hs_init(void)
 	if (err)
 		goto err_kdf;
 
-	err = ktls_identity_init();
+	err = ktls_stat_init();
 	if (err)
 		goto err_ulp;
+
+	err = ktls_identity_init();
+	if (err)
+		goto err_stat;
 	return 0;
 
+err_stat:
+	ktls_stat_exit();
 err_ulp:
 	tcp_unregister_ulp(&ktls_ulp_ops);
 err_kdf:
@@ -51,6 +62,7 @@ static void __exit ktls_hs_exit(void)
 	 * until it is destroyed, so no socket can reach our ops past this.
 	 */
 	tcp_unregister_ulp(&ktls_ulp_ops);
+	ktls_stat_exit();
 	ktls_kdf_exit();
 }
 

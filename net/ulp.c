@@ -10,8 +10,8 @@
 #include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/slab.h>
+#include <net/inet_common.h>
 #include <net/tcp.h>
-#include <net/tls.h>
 #include <kunit/visibility.h>
 
 #include "ktls.h"
@@ -29,6 +29,8 @@ enum ktls_family {
  */
 static struct proto ktls_prots[KTLS_NR_FAMILIES];
 static const struct proto *ktls_base_prots[KTLS_NR_FAMILIES];
+static struct proto_ops ktls_proto_ops[KTLS_NR_FAMILIES];	/* not const: built at load */
+static const struct proto_ops *ktls_base_ops[KTLS_NR_FAMILIES];
 
 static int ktls_setsockopt(struct sock *sk, int level, int optname,
 			   sockptr_t optval, unsigned int optlen)
@@ -38,9 +40,7 @@ static int ktls_setsockopt(struct sock *sk, int level, int optname,
 	if (level != SOL_TLS)
 		return ctx->sk_proto->setsockopt(sk, level, optname, optval,
 						 optlen);
-
-	/* The record layer, which owns every SOL_TLS option, is not built in yet. */
-	return -ENOPROTOOPT;
+	return ktls_setsockopt_tls(sk, optname, optval, optlen);
 }
 
 static int ktls_getsockopt(struct sock *sk, int level, int optname,
@@ -51,12 +51,104 @@ static int ktls_getsockopt(struct sock *sk, int level, int optname,
 	if (level != SOL_TLS)
 		return ctx->sk_proto->getsockopt(sk, level, optname, optval,
 						 optlen);
+	return ktls_getsockopt_tls(sk, optname, optval, optlen);
+}
 
-	return -ENOPROTOOPT;
+/*
+ * The data path ops: a direction without keys is plain TCP, so each
+ * hands such calls to the ops we were placed in front of.  The conf is set
+ * under the socket lock and only ever moves away from BASE.
+ */
+static bool ktls_tx_on(const struct ktls_ctx *ctx)
+{
+	return READ_ONCE(ctx->tx_conf) != KTLS_CONF_BASE;
+}
+
+static bool ktls_rx_on(const struct ktls_ctx *ctx)
+{
+	return READ_ONCE(ctx->rx_conf) != KTLS_CONF_BASE;
+}
+
+static int ktls_prot_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	if (!ktls_tx_on(ctx))
+		return ctx->sk_proto->sendmsg(sk, msg, size);
+	return ktls_sendmsg(sk, msg, size);
+}
+
+static void ktls_prot_splice_eof(struct socket *sock)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
+
+	if (ktls_tx_on(ctx))
+		ktls_splice_eof(sock);
+	else if (ctx->sk_proto->splice_eof)
+		ctx->sk_proto->splice_eof(sock);
+}
+
+static int ktls_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
+			     int flags, int *addr_len)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	if (!ktls_rx_on(ctx))
+		return ctx->sk_proto->recvmsg(sk, msg, len, flags, addr_len);
+	return ktls_recvmsg(sk, msg, len, flags, addr_len);
+}
+
+static bool ktls_prot_sock_is_readable(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	return ktls_rx_on(ctx) && ktls_rx_is_readable(sk);
+}
+
+static __poll_t ktls_ops_poll(struct file *file, struct socket *sock,
+			      struct poll_table_struct *wait)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
+
+	if (!ktls_rx_on(ctx))
+		return ctx->sk_ops->poll(file, sock, wait);
+	return ktls_poll(file, sock, wait);
+}
+
+static ssize_t ktls_ops_splice_read(struct socket *sock, loff_t *ppos,
+				    struct pipe_inode_info *pipe, size_t len,
+				    unsigned int flags)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
+
+	if (!ktls_rx_on(ctx))
+		return ctx->sk_ops->splice_read(sock, ppos, pipe, len, flags);
+	return ktls_splice_read(sock, ppos, pipe, len, flags);
+}
+
+static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
+			      sk_read_actor_t recv_actor)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	if (!ktls_rx_on(ctx))
+		return ctx->sk_ops->read_sock(sk, desc, recv_actor);
+	return ktls_read_sock(sk, desc, recv_actor);
 }
 
 static void ktls_ctx_free(struct ktls_ctx *ctx)
 {
+	struct sock *sk = ctx->sk;
+
+	if (ctx->tx_conf == KTLS_CONF_SW)
+		ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
+	if (ctx->rx_conf == KTLS_CONF_SW)
+		ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
+	if (ctx->tx)
+		ktls_tx_free(ctx);
+	if (ctx->rx)
+		ktls_rx_free(ctx);
+	ktls_crypto_free(ctx);
 	kfree_rcu(ctx, rcu);
 }
 
@@ -71,6 +163,11 @@ static void ktls_close(struct sock *sk, long timeout)
 	struct proto *base = ctx->sk_proto;
 
 	lock_sock(sk);
+	/* What the application wrote goes out before TCP's FIN. */
+	if (ktls_tx_on(ctx))
+		ktls_tx_close(sk, timeout);
+	if (ktls_rx_on(ctx))
+		ktls_rx_close(sk);
 	write_lock_bh(&sk->sk_callback_lock);
 	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
 	WRITE_ONCE(sk->sk_prot, base);
@@ -97,6 +194,9 @@ static int ktls_init(struct sock *sk)
 	 */
 	if (sk->sk_state != TCP_ESTABLISHED)
 		return -ENOTCONN;
+	/* The socket-level ops (poll, splice) are ours to replace as well. */
+	if (!sk->sk_socket || sk->sk_socket->ops != ktls_base_ops[family])
+		return -EOPNOTSUPP;
 
 	if (!ktls_base_prots[family])
 		return -EAFNOSUPPORT;
@@ -109,10 +209,12 @@ static int ktls_init(struct sock *sk)
 		return -ENOMEM;
 	ctx->sk = sk;
 	ctx->sk_proto = READ_ONCE(sk->sk_prot);
+	ctx->sk_ops = sk->sk_socket->ops;
 
 	write_lock_bh(&sk->sk_callback_lock);
 	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, ctx);
 	WRITE_ONCE(sk->sk_prot, &ktls_prots[family]);
+	WRITE_ONCE(sk->sk_socket->ops, &ktls_proto_ops[family]);
 	write_unlock_bh(&sk->sk_callback_lock);
 
 	return 0;
@@ -149,44 +251,62 @@ struct tcp_ulp_ops ktls_ulp_ops __read_mostly = {
 	.init		= ktls_init,
 	.update		= ktls_update,
 	.release	= ktls_release,
+	.get_info	= ktls_diag_get_info,
+	.get_info_size	= ktls_diag_get_info_size,
 };
 EXPORT_SYMBOL_IF_KUNIT(ktls_ulp_ops);
 
-static void ktls_build_prot(enum ktls_family family, const struct proto *base)
+static void ktls_build_prot(enum ktls_family family, const struct proto *base,
+			    const struct proto_ops *base_ops)
 {
+	struct proto_ops *ops = &ktls_proto_ops[family];	/* not const: built here */
 	struct proto *p = &ktls_prots[family];
 
 	*p = *base;
 	p->setsockopt = ktls_setsockopt;
 	p->getsockopt = ktls_getsockopt;
 	p->close = ktls_close;
+	p->sendmsg = ktls_prot_sendmsg;
+	p->splice_eof = ktls_prot_splice_eof;
+	p->recvmsg = ktls_prot_recvmsg;
+	p->sock_is_readable = ktls_prot_sock_is_readable;
 	ktls_base_prots[family] = base;
+
+	*ops = *base_ops;
+	ops->poll = ktls_ops_poll;
+	ops->splice_read = ktls_ops_splice_read;
+	ops->read_sock = ktls_ops_read_sock;
+	ktls_base_ops[family] = base_ops;
 }
 
-/* Returns the TCP proto of @family as a fresh socket gets it, or NULL. */
-static const struct proto *ktls_tcp_prot_of(int family)
+/*
+ * The TCP proto and socket ops of @family as a fresh socket gets them;
+ * false where the family has no TCP.
+ */
+static bool ktls_tcp_ops_of(int family, const struct proto **prot,
+			    const struct proto_ops **ops)
 {
-	const struct proto *prot;
 	struct socket *sock;
 
 	if (sock_create_kern(&init_net, family, SOCK_STREAM, IPPROTO_TCP,
 			     &sock))
-		return NULL;
-	prot = READ_ONCE(sock->sk->sk_prot);
+		return false;
+	*prot = READ_ONCE(sock->sk->sk_prot);
+	*ops = sock->ops;
 	sock_release(sock);
-	return prot;
+	return true;
 }
 
 void ktls_ulp_setup(void)
 {
-	const struct proto *v6;
+	const struct proto_ops *ops;
+	const struct proto *prot;
 
-	ktls_build_prot(KTLS_INET, &tcp_prot);
+	ktls_build_prot(KTLS_INET, &tcp_prot, &inet_stream_ops);
 
 	/* IPv6 may be disabled or absent; IPv4 sockets work regardless. */
-	v6 = ktls_tcp_prot_of(AF_INET6);
-	if (v6)
-		ktls_build_prot(KTLS_INET6, v6);
+	if (ktls_tcp_ops_of(AF_INET6, &prot, &ops))
+		ktls_build_prot(KTLS_INET6, prot, ops);
 	else
 		pr_info("IPv6 TCP unavailable, the ULP serves IPv4 sockets only\n");
 }

@@ -122,10 +122,20 @@ static void ulp_attach_established(struct kunit *test)
 	ctx = ktls_ctx(sk);
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	KUNIT_EXPECT_PTR_EQ(test, ctx->sk, sk);
-	/* Our ops stand in front of TCP's, which the context remembers. */
+	/*
+	 * Our ops stand in front of TCP's, which the context remembers, at
+	 * both the protocol and the socket level; TCP's own keep working
+	 * for everything the record layer does not take over.
+	 */
 	KUNIT_EXPECT_PTR_NE(test, sk->sk_prot, ctx->sk_proto);
 	KUNIT_EXPECT_PTR_EQ(test, p.srv->sk->sk_prot, ctx->sk_proto);
-	KUNIT_EXPECT_PTR_EQ(test, sk->sk_prot->recvmsg, ctx->sk_proto->recvmsg);
+	KUNIT_EXPECT_PTR_EQ(test, sk->sk_prot->connect, ctx->sk_proto->connect);
+	KUNIT_EXPECT_PTR_NE(test, p.cli->ops, ctx->sk_ops);
+	KUNIT_EXPECT_PTR_EQ(test, p.srv->ops, ctx->sk_ops);
+	KUNIT_EXPECT_PTR_EQ(test, p.cli->ops->bind, ctx->sk_ops->bind);
+	/* Without keys nothing is TLS yet. */
+	KUNIT_EXPECT_EQ(test, ctx->tx_conf, KTLS_CONF_BASE);
+	KUNIT_EXPECT_EQ(test, ctx->rx_conf, KTLS_CONF_BASE);
 }
 
 static void ulp_attach_twice(struct kunit *test)

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What a TLS record looks like around its payload: the header, the AEAD
+ * nonce (RFC 5288 3 and RFC 7905 2 for TLS 1.2, RFC 8446 5.3 for 1.3), the
+ * additional data (RFC 5246 6.2.3.3, RFC 8446 5.2), and the one AEAD call
+ * both directions share.  No socket state is touched here.
+ */
+#include <crypto/aead.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+#include <kunit/visibility.h>
+
+#include "record.h"
+
+void ktls_record_header(u8 *hdr, u8 type, unsigned int body_len)
+{
+	hdr[0] = type;
+	put_unaligned_be16(KTLS_LEGACY_VERSION, hdr + 1);
+	put_unaligned_be16(body_len, hdr + 3);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_record_header);
+
+static bool ktls_has_explicit_nonce(const struct ktls_prot *prot)
+{
+	return prot->nonce_len != 0;
+}
+
+void ktls_record_iv(u8 iv[KTLS_AEAD_IV_LEN], const struct ktls_prot *prot,
+		    const struct ktls_crypto *c, const u8 *explicit)
+{
+	const struct ktls_cipher *cs = prot->cipher;
+	u8 *nonce = iv;
+	int i;
+
+	memset(iv, 0, KTLS_AEAD_IV_LEN);
+	/* ccm() takes RFC 3610's flags byte, then the nonce, then the counter. */
+	if (cs->ccm)
+		*nonce++ = KTLS_CCM_FLAGS;
+
+	if (ktls_has_explicit_nonce(prot)) {
+		memcpy(nonce, c->iv, cs->salt_len);
+		memcpy(nonce + cs->salt_len, explicit, prot->nonce_len);
+		return;
+	}
+
+	/* The static iv XORed with the sequence number, left-padded. */
+	memcpy(nonce, c->iv, KTLS_MAX_IV_LEN);
+	for (i = 0; i < 8; i++)
+		nonce[KTLS_MAX_IV_LEN - 1 - i] ^= (u8)(c->seq >> (8 * i));
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_record_iv);
+
+unsigned int ktls_record_aad(u8 *aad, const struct ktls_prot *prot, u64 seq,
+			     u8 type, unsigned int inner_len)
+{
+	if (prot->version == TLS_1_3_VERSION) {
+		/* The outer header: the real type is inside the ciphertext. */
+		ktls_record_header(aad, KTLS_TYPE_DATA,
+				   inner_len + prot->tag_len);
+		return KTLS_HEADER_LEN;
+	}
+
+	put_unaligned_be64(seq, aad);
+	ktls_record_header(aad + 8, type, inner_len);
+	return KTLS_MAX_AAD_LEN;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_record_aad);
+
+/* Big-endian increment of a counter of @len bytes, wrapping silently. */
+static void ktls_be_inc(u8 *p, unsigned int len)
+{
+	while (len--)
+		if (++p[len])
+			break;
+}
+
+void ktls_record_advance(const struct ktls_prot *prot, struct ktls_crypto *c)
+{
+	/*
+	 * 2^64 records cannot be sent at any real rate, and TLS 1.3 peers
+	 * rekey long before (RFC 8446 5.5); the wrap needs no check.
+	 */
+	c->seq++;
+	if (ktls_has_explicit_nonce(prot))
+		ktls_be_inc(c->iv + prot->cipher->salt_len, prot->nonce_len);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_record_advance);
+
+int ktls_aead_crypt(struct ktls_crypto *c, const struct ktls_prot *prot,
+		    bool encrypt, struct scatterlist *src,
+		    struct scatterlist *dst, unsigned int cryptlen, u8 *iv)
+{
+	struct aead_request *req = c->req;
+	int err;
+
+	aead_request_set_callback(req, CRYPTO_TFM_REQ_MAY_SLEEP |
+				  CRYPTO_TFM_REQ_MAY_BACKLOG,
+				  crypto_req_done, &c->wait);
+	aead_request_set_ad(req, prot->aad_len);
+	aead_request_set_crypt(req, src, dst, cryptlen, iv);
+	err = encrypt ? crypto_aead_encrypt(req) : crypto_aead_decrypt(req);
+	return crypto_wait_req(err, &c->wait);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_aead_crypt);

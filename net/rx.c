@@ -1,0 +1,1177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The software RX path: framing TLS records out of the TCP receive queue,
+ * decrypting them and handing the plaintext to recvmsg(), splice() and
+ * in-kernel readers.  This file owns struct ktls_rx.
+ *
+ * The framer leaves records in TCP's receive queue: once a record's
+ * header shows that all of it is there, it is ready, and the reader
+ * decrypts it straight out of TCP's skbs, into its own buffer when the
+ * whole plaintext fits and nothing else needs it, or else into a buffer
+ * of pages sized for the largest record, which then joins the list of
+ * decrypted records (peeked, partially read, or of another content type)
+ * while a spare buffer takes its place.  Only when TCP cannot take the
+ * rest of a record (receive buffer or window too small) is the record
+ * copied out into that buffer as it arrives, from our sk_data_ready or
+ * from the reader.  Either way we stop at one record: until a reader
+ * takes it, TCP's window is what holds the peer back.  Buffers are
+ * recycled, so the steady state allocates nothing.
+ *
+ * Everything but the lockless readiness checks runs under the socket lock
+ * (or in softirq with the socket not owned by a user), and one reader at a
+ * time holds the record stream.
+ */
+#include <linux/highmem.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/pipe_fs_i.h>
+#include <linux/scatterlist.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/uio.h>
+#include <linux/wait.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "ktls.h"
+
+/* Header, explicit nonce, the largest plaintext, inner type and tag. */
+#define KTLS_RX_REC_MAX		(KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN + \
+				 KTLS_MAX_PLAINTEXT + 1 + KTLS_MAX_TAG_LEN)
+#define KTLS_RX_PAGES		DIV_ROUND_UP(KTLS_RX_REC_MAX, PAGE_SIZE)
+/* Pages of a reader's buffer we decrypt into directly; more and we copy. */
+#define KTLS_RX_ZC_PAGES	16
+/* Scatterlist entries for a record read out of TCP's skbs; more and we copy. */
+#define KTLS_RX_SKB_SG		48
+/* Idle buffers kept for the next records; more are freed. */
+#define KTLS_RX_SPARES		2
+#define KTLS_HANDSHAKE_KEY_UPDATE	24	/* RFC 8446 4 */
+
+/**
+ * struct ktls_rx_rec - one record: being framed, or decrypted
+ * @list:	on ktls_rx.list or ktls_rx.spare
+ * @off:	where the plaintext not yet read starts, once decrypted
+ * @plain:	plaintext bytes not yet read
+ * @type:	content type (the inner one in TLS 1.3)
+ * @shared:	a reader kept references to @pages: never reuse them
+ * @pages:	KTLS_RX_REC_MAX bytes
+ */
+struct ktls_rx_rec {
+	struct list_head list;
+	unsigned int off;
+	unsigned int plain;
+	u8 type;
+	bool shared;
+	struct page *pages[KTLS_RX_PAGES];
+};
+
+/**
+ * struct ktls_rx - RX state of one socket
+ * @saved_data_ready: the sk_data_ready we replaced
+ * @cur:	the record being framed; NULL only after an allocation failed
+ * @len:	bytes of @cur copied from TCP
+ * @need:	the length of the next record once its header is in, else 0
+ * @type:	its outer content type
+ * @ready:	the whole record is there, in TCP's queue or in @cur
+ * @in_tcp:	it is in TCP's queue
+ * @stopped:	the stream is broken (framing error): nothing more is pulled
+ * @key_expired: a KeyUpdate was received, records wait for new keys
+ * @reader_present: a reader holds the record stream
+ * @err:	sticky decryption error
+ * @wq:		readers waiting for @reader_present
+ * @list:	decrypted records, oldest first
+ * @spare:	idle record buffers
+ * @nr_spare:	records on @spare
+ * @aad:	AAD of the record being decrypted
+ * @iv:		its AEAD iv
+ * @tail:	where TLS 1.3's inner type lands when decrypting into a reader
+ * @sg_rec:	AAD and @cur's pages
+ * @sg_skb:	AAD and the record in TCP's skbs
+ * @sg_dst:	AAD and the reader's pages
+ * @zc_pages:	the reader's pages, referenced for the AEAD call
+ */
+struct ktls_rx {
+	void (*saved_data_ready)(struct sock *sk);
+	struct ktls_rx_rec *cur;
+	unsigned int len;
+	unsigned int need;
+	u8 type;
+	bool ready;
+	bool in_tcp;
+	bool stopped;
+	bool key_expired;
+	bool reader_present;
+	int err;
+	wait_queue_head_t wq;
+	struct list_head list;
+	struct list_head spare;
+	unsigned int nr_spare;
+
+	u8 aad[KTLS_MAX_AAD_LEN];
+	u8 iv[KTLS_AEAD_IV_LEN];
+	u8 tail;
+	struct scatterlist sg_rec[KTLS_RX_PAGES + 2];
+	struct scatterlist sg_skb[KTLS_RX_SKB_SG + 1];
+	struct scatterlist sg_dst[KTLS_RX_ZC_PAGES + 2];
+	struct page *zc_pages[KTLS_RX_ZC_PAGES];
+};
+
+static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < KTLS_RX_PAGES; i++)
+		if (rec->pages[i])
+			put_page(rec->pages[i]);
+	kfree(rec);
+}
+
+static struct ktls_rx_rec *ktls_rx_rec_alloc(struct ktls_rx *rx)
+{
+	struct ktls_rx_rec *rec;
+	unsigned int i;
+
+	rec = list_first_entry_or_null(&rx->spare, struct ktls_rx_rec, list);
+	if (rec) {
+		list_del(&rec->list);
+		rx->nr_spare--;
+		return rec;
+	}
+
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return NULL;
+	for (i = 0; i < KTLS_RX_PAGES; i++) {
+		rec->pages[i] = alloc_page(GFP_KERNEL);
+		if (!rec->pages[i]) {
+			ktls_rx_rec_free(rec);
+			return NULL;
+		}
+	}
+	return rec;
+}
+
+/* A record was read to its end. */
+static void ktls_rx_rec_done(struct ktls_rx *rx, struct ktls_rx_rec *rec)
+{
+	list_del(&rec->list);
+	if (rec->shared || rx->nr_spare >= KTLS_RX_SPARES) {
+		ktls_rx_rec_free(rec);
+		return;
+	}
+	list_add(&rec->list, &rx->spare);
+	rx->nr_spare++;
+}
+
+static void *ktls_rx_rec_ptr(struct ktls_rx_rec *rec, unsigned int pos)
+{
+	return page_address(rec->pages[pos >> PAGE_SHIFT]) + offset_in_page(pos);
+}
+
+/* Bytes from @pos to the end of its page. */
+static unsigned int ktls_rx_rec_span(unsigned int pos, unsigned int len)
+{
+	return min_t(unsigned int, len, PAGE_SIZE - offset_in_page(pos));
+}
+
+static void ktls_rx_rec_read(struct ktls_rx_rec *rec, unsigned int pos,
+			     u8 *to, unsigned int len)
+{
+	while (len) {
+		unsigned int n = ktls_rx_rec_span(pos, len);
+
+		memcpy(to, ktls_rx_rec_ptr(rec, pos), n);
+		to += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/* Fill @sg with @len bytes of @rec at @pos; returns the entries used. */
+static unsigned int ktls_rx_rec_sg(struct ktls_rx_rec *rec,
+				   struct scatterlist *sg, unsigned int pos,
+				   unsigned int len)
+{
+	unsigned int nr = 0;
+
+	while (len) {
+		unsigned int n = ktls_rx_rec_span(pos, len);
+
+		sg_set_page(&sg[nr++], rec->pages[pos >> PAGE_SHIFT], n,
+			    offset_in_page(pos));
+		pos += n;
+		len -= n;
+	}
+	return nr;
+}
+
+static size_t ktls_rx_rec_to_iter(struct ktls_rx_rec *rec, unsigned int pos,
+				  size_t len, struct iov_iter *to)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		unsigned int n = ktls_rx_rec_span(pos, len - done);
+		size_t got;
+
+		got = copy_page_to_iter(rec->pages[pos >> PAGE_SHIFT],
+					offset_in_page(pos), n, to);
+		done += got;
+		if (got < n)
+			break;
+		pos += n;
+	}
+	return done;
+}
+
+/* The stream cannot be framed any more: report @err once, like TCP errors. */
+static void ktls_rx_abort(struct sock *sk, struct ktls_rx *rx, int err)
+{
+	rx->stopped = true;
+	WRITE_ONCE(sk->sk_err, -err);
+	sk_error_report(sk);
+}
+
+/* A record header is in: how long is the record, or is the stream broken? */
+static int ktls_rx_parse_header(struct ktls_ctx *ctx, const u8 *hdr)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	unsigned int body = get_unaligned_be16(hdr + 3);
+
+	if (body > ktls_max_body_len(prot))
+		return -EMSGSIZE;
+	if (body < prot->nonce_len + prot->tag_len)
+		return -EBADMSG;
+	if (get_unaligned_be16(hdr + 1) != KTLS_LEGACY_VERSION)
+		return -EINVAL;
+	return KTLS_HEADER_LEN + body;
+}
+
+struct ktls_rx_frame {
+	struct ktls_ctx *ctx;
+	struct ktls_rx *rx;
+	int err;
+};
+
+/* tcp_read_sock() actor: copy into the record being framed, no further. */
+static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			       unsigned int offset, size_t len)
+{
+	struct ktls_rx_frame *f = desc->arg.data;
+	struct ktls_rx *rx = f->rx;
+	size_t done = 0;
+
+	while (done < len && !rx->ready) {
+		unsigned int want = (rx->need ?: KTLS_HEADER_LEN) - rx->len;
+		unsigned int n = ktls_rx_rec_span(rx->len,
+						  min_t(size_t, want, len - done));
+		int ret;
+
+		if (skb_copy_bits(skb, offset + done,
+				  ktls_rx_rec_ptr(rx->cur, rx->len), n))
+			break;
+		rx->len += n;
+		done += n;
+
+		if (!rx->need && rx->len == KTLS_HEADER_LEN) {
+			u8 hdr[KTLS_HEADER_LEN];
+
+			ktls_rx_rec_read(rx->cur, 0, hdr, KTLS_HEADER_LEN);
+			ret = ktls_rx_parse_header(f->ctx, hdr);
+			if (ret < 0) {
+				f->err = ret;
+				desc->count = 0;
+				break;
+			}
+			rx->need = ret;
+			rx->type = hdr[0];
+		}
+		if (rx->need && rx->len == rx->need) {
+			rx->ready = true;
+			desc->count = 0;
+		}
+	}
+	return done;
+}
+
+/*
+ * Walk TCP's receive queue from @off bytes past what was read, calling
+ * @fn on each piece, for @len bytes.  The queue is stable: we hold the
+ * socket lock, or run in softirq on a socket no user owns.
+ */
+static int ktls_rx_tcp_walk(struct sock *sk, unsigned int off,
+			    unsigned int len,
+			    int (*fn)(struct sk_buff *skb, unsigned int off,
+				      unsigned int len, void *arg),
+			    void *arg)
+{
+	u32 seq = tcp_sk(sk)->copied_seq + off;
+	struct sk_buff *skb;
+
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		u32 o = seq - TCP_SKB_CB(skb)->seq;
+		unsigned int n;
+		int err;
+
+		if (!len)
+			break;
+		if (o >= skb->len)
+			continue;
+		n = min(len, skb->len - o);
+		err = fn(skb, o, n, arg);
+		if (err)
+			return err;
+		seq += n;
+		len -= n;
+	}
+	return len ? -EAGAIN : 0;
+}
+
+static int ktls_rx_tcp_copy(struct sk_buff *skb, unsigned int off,
+			    unsigned int len, void *arg)
+{
+	u8 **to = arg;
+	int err;
+
+	err = skb_copy_bits(skb, off, *to, len);
+	*to += len;
+	return err;
+}
+
+struct ktls_rx_sgvec {
+	struct scatterlist *sg;
+	unsigned int nr;
+	unsigned int max;
+};
+
+/* An upper bound of the entries skb_to_sgvec() needs for @skb. */
+static unsigned int ktls_rx_skb_nsg(struct sk_buff *skb, int depth)
+{
+	unsigned int nr = 1 + skb_shinfo(skb)->nr_frags;
+	struct sk_buff *frag;
+
+	skb_walk_frags(skb, frag)
+		nr += depth ? ktls_rx_skb_nsg(frag, depth - 1) : KTLS_RX_SKB_SG;
+	return nr;
+}
+
+static int ktls_rx_tcp_sg(struct sk_buff *skb, unsigned int off,
+			  unsigned int len, void *arg)
+{
+	struct ktls_rx_sgvec *v = arg;
+	int nr;
+
+	if (v->nr + ktls_rx_skb_nsg(skb, 2) > v->max)
+		return -EMSGSIZE;
+	nr = skb_to_sgvec(skb, v->sg + v->nr, off, len);
+	if (nr < 0)
+		return nr;
+	if (nr)
+		sg_unmark_end(&v->sg[v->nr + nr - 1]);
+	v->nr += nr;
+	return 0;
+}
+
+/* Parse a record header; a broken stream stops the framer. */
+static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
+			  struct ktls_rx *rx, const u8 *hdr)
+{
+	int need = ktls_rx_parse_header(ctx, hdr);
+
+	if (need < 0)
+		ktls_rx_abort(sk, rx, need);
+	return need;
+}
+
+/*
+ * Get the next record ready: leave it in TCP's queue if TCP can hold all
+ * of it, or else (or with @copy) copy it out into rx->cur as it arrives.
+ */
+static void ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
+			 struct ktls_rx *rx, bool copy)
+{
+	struct ktls_rx_frame f = { .ctx = ctx, .rx = rx };
+	read_descriptor_t desc = { .arg.data = &f, .count = 1 };
+
+	if (rx->ready || rx->stopped || !rx->cur)
+		return;
+
+	if (!rx->len && !copy) {
+		int inq = tcp_inq(sk);
+		u8 hdr[KTLS_HEADER_LEN], *to = hdr;
+		int need;
+
+		if (inq >= KTLS_HEADER_LEN &&
+		    !ktls_rx_tcp_walk(sk, 0, KTLS_HEADER_LEN, ktls_rx_tcp_copy,
+				      &to)) {
+			need = ktls_rx_header(sk, ctx, rx, hdr);
+			if (need < 0)
+				return;
+			if (inq >= need) {
+				rx->need = need;
+				rx->type = hdr[0];
+				rx->in_tcp = true;
+				WRITE_ONCE(rx->ready, true);
+				return;
+			}
+		}
+		/* Without pressure, TCP will take the rest of the record. */
+		if (!tcp_epollin_ready(sk, INT_MAX))
+			return;
+	}
+
+	tcp_read_sock(sk, &desc, ktls_rx_frame_actor);
+	if (f.err)
+		ktls_rx_abort(sk, rx, f.err);
+}
+
+/* The framed record is gone (read or moved to the list). */
+static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
+{
+	if (rx->in_tcp)
+		tcp_read_done(sk, rx->need);
+	rx->in_tcp = false;
+	rx->len = 0;
+	rx->need = 0;
+	WRITE_ONCE(rx->ready, false);
+}
+
+static void ktls_rx_data_ready(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx *rx = ctx->rx;
+	bool was_ready = rx->ready;
+
+	/*
+	 * Either softirq with the socket not owned, or the owner processing
+	 * its backlog: RX state is consistent whenever the lock is let go.
+	 */
+	ktls_rx_pull(sk, ctx, rx, false);
+	if (!was_ready && rx->ready)
+		rx->saved_data_ready(sk);
+}
+
+bool ktls_rx_is_readable(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx *rx = ctx ? ctx->rx : NULL;
+
+	if (!rx)
+		return false;
+	return !list_empty_careful(&rx->list) ||
+	       (READ_ONCE(rx->ready) && !READ_ONCE(rx->key_expired));
+}
+
+__poll_t ktls_poll(struct file *file, struct socket *sock,
+		   struct poll_table_struct *wait)
+{
+	struct sock *sk = sock->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	__poll_t mask;
+
+	mask = ctx->sk_ops->poll(file, sock, wait);
+	if (!READ_ONCE(ctx->rx))
+		return mask;
+	/* Errors, EOF and a dead connection are readable as TCP says. */
+	if (inet_sk_state_load(sk) != TCP_ESTABLISHED ||
+	    READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
+		return mask;
+	if (!ktls_rx_is_readable(sk))
+		mask &= ~(EPOLLIN | EPOLLRDNORM);
+	return mask;
+}
+
+/*
+ * One reader at a time owns the record stream, also while it sleeps for
+ * data.  The others queue exclusively: a reader leaving wakes only the
+ * next, and one giving up passes the wake-up on.
+ */
+static int ktls_rx_reader_acquire(struct sock *sk, struct ktls_rx *rx,
+				  bool nonblock)
+{
+	long timeo = sock_rcvtimeo(sk, nonblock);
+	int err = 0;
+
+	while (rx->reader_present) {
+		DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		add_wait_queue_exclusive(&rx->wq, &wait);
+		sk_wait_event(sk, &timeo, !READ_ONCE(rx->reader_present),
+			      &wait);
+		remove_wait_queue(&rx->wq, &wait);
+		if (!rx->reader_present)
+			break;
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+	}
+	if (err) {
+		if (!rx->reader_present)
+			wake_up(&rx->wq);
+		return err;
+	}
+	WRITE_ONCE(rx->reader_present, true);
+	return 0;
+}
+
+static void ktls_rx_reader_release(struct ktls_rx *rx)
+{
+	WRITE_ONCE(rx->reader_present, false);
+	if (wq_has_sleeper(&rx->wq))
+		wake_up(&rx->wq);
+}
+
+/*
+ * Wait until a whole record can be decrypted.  Returns 1 then, 0 at the
+ * end of the stream, or an errno.  @copied: the caller already has data
+ * to return, so an error is left set for the next call.
+ */
+static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
+			struct ktls_rx *rx, bool nonblock, bool copied)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	long timeo = sock_rcvtimeo(sk, nonblock);
+
+	for (;;) {
+		if (rx->err)
+			return rx->err;
+		if (rx->key_expired)
+			return -EKEYEXPIRED;
+		if (!rx->cur) {
+			rx->cur = ktls_rx_rec_alloc(rx);
+			if (!rx->cur)
+				return -ENOMEM;
+		}
+		ktls_rx_pull(sk, ctx, rx, false);
+		if (rx->ready)
+			return 1;
+
+		if (sk->sk_err)
+			return copied ? -READ_ONCE(sk->sk_err) : sock_error(sk);
+		if (sk->sk_shutdown & RCV_SHUTDOWN || sock_flag(sk, SOCK_DONE))
+			return 0;
+		if (!timeo)
+			return -EAGAIN;
+
+		add_wait_queue(sk_sleep(sk), &wait);
+		sk_set_bit(SOCKWQ_ASYNC_WAITDATA, sk);
+		sk_wait_event(sk, &timeo,
+			      READ_ONCE(rx->ready) || READ_ONCE(sk->sk_err) ||
+			      READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN,
+			      &wait);
+		sk_clear_bit(SOCKWQ_ASYNC_WAITDATA, sk);
+		remove_wait_queue(sk_sleep(sk), &wait);
+		if (signal_pending(current))
+			return sock_intr_errno(timeo);
+	}
+}
+
+/* A decryption failure breaks the stream for good. */
+static int ktls_rx_bad(struct sock *sk, struct ktls_rx *rx, int err)
+{
+	if (err == -EBADMSG)
+		ktls_stat_inc(sk, KTLS_STAT_DECRYPT_ERROR);
+	rx->err = err;
+	WRITE_ONCE(sk->sk_err, -err);
+	sk_error_report(sk);
+	return err;
+}
+
+/* A TLS 1.3 KeyUpdate ends the current keys: nothing more until new ones. */
+static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
+				     struct ktls_rx *rx,
+				     struct ktls_rx_rec *rec)
+{
+	u8 hs_type;
+
+	if (ctx->prot.version != TLS_1_3_VERSION ||
+	    rec->type != KTLS_TYPE_HANDSHAKE || !rec->plain)
+		return;
+	ktls_rx_rec_read(rec, rec->off, &hs_type, 1);
+	if (hs_type != KTLS_HANDSHAKE_KEY_UPDATE)
+		return;
+	WRITE_ONCE(rx->key_expired, true);
+	ktls_stat_inc(sk, KTLS_STAT_RX_REKEY_RECEIVED);
+}
+
+/*
+ * Decrypt the framed record into @to, which has room for all of its
+ * plaintext.  Returns the plaintext length, -EAGAIN if the record must
+ * be decrypted in place instead (the buffer is unfit, or a TLS 1.3
+ * record turned out not to be unpadded data), or an errno.
+ */
+static int ktls_rx_decrypt_zc(struct sock *sk, struct ktls_ctx *ctx,
+			      struct ktls_rx *rx, struct scatterlist *src,
+			      struct iov_iter *to, unsigned int cryptlen)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	unsigned int plain = cryptlen - prot->tag_len - prot->tail_len;
+	struct scatterlist *sg = rx->sg_dst;
+	unsigned int npages = 0, i;
+	struct iov_iter probe = *to;
+	size_t done = 0;
+	int err = 0;
+
+	iov_iter_truncate(&probe, plain);
+	if (iov_iter_npages(&probe, KTLS_RX_ZC_PAGES + 1) > KTLS_RX_ZC_PAGES)
+		return -EAGAIN;
+
+	sg_init_table(sg, KTLS_RX_ZC_PAGES + 2);
+	sg_set_buf(&sg[0], rx->aad, prot->aad_len);
+	while (done < plain) {
+		size_t off;
+		ssize_t got;
+
+		got = iov_iter_get_pages2(to, &rx->zc_pages[npages], plain - done,
+					  KTLS_RX_ZC_PAGES - npages, &off);
+		if (got <= 0) {
+			err = -EAGAIN;
+			goto out;
+		}
+		done += got;
+		while (got > 0) {
+			unsigned int n = min_t(size_t, got, PAGE_SIZE - off);
+
+			sg_set_page(&sg[1 + npages], rx->zc_pages[npages], n,
+				    off);
+			npages++;
+			got -= n;
+			off = 0;
+		}
+	}
+	if (prot->tail_len)
+		sg_set_buf(&sg[1 + npages], &rx->tail, 1);
+	sg_mark_end(&sg[npages + prot->tail_len]);
+
+	err = ktls_aead_crypt(&ctx->rx_crypto, prot, false, src, sg,
+			      cryptlen, rx->iv);
+	if (!err && prot->tail_len && rx->tail != KTLS_TYPE_DATA) {
+		/* Padding, or a control record: redo it the slow way. */
+		if (!rx->tail)
+			ktls_stat_inc(sk, KTLS_STAT_RX_NO_PAD_VIOLATION);
+		ktls_stat_inc(sk, KTLS_STAT_DECRYPT_RETRY);
+		err = -EAGAIN;
+	}
+out:
+	for (i = 0; i < npages; i++)
+		put_page(rx->zc_pages[i]);
+	if (err) {
+		iov_iter_revert(to, done);
+		return err;
+	}
+	return plain;
+}
+
+/*
+ * Decrypt the framed record.  With @to, the plaintext may go straight
+ * there: returns 1 then, its length in *@zc_len.  Otherwise the record is
+ * decrypted in place, moved to the end of rx->list, and 0 is returned.
+ */
+static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
+			   struct ktls_rx *rx, struct iov_iter *to,
+			   size_t *zc_len)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	struct ktls_crypto *c = &ctx->rx_crypto;
+	struct ktls_rx_rec *rec = rx->cur;
+	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
+	unsigned int cryptlen, inner, pos, nr;
+	struct scatterlist *src;
+	int err;
+
+	cryptlen = rx->need - prot->prepend_len;
+	inner = cryptlen - prot->tag_len;
+
+	/* Plaintext lands in @rec's pages (in place, when copied there). */
+	sg_init_table(rx->sg_rec, KTLS_RX_PAGES + 2);
+	sg_set_buf(&rx->sg_rec[0], rx->aad, prot->aad_len);
+	nr = ktls_rx_rec_sg(rec, &rx->sg_rec[1], prot->prepend_len, cryptlen);
+	sg_mark_end(&rx->sg_rec[nr]);
+	src = rx->sg_rec;
+
+	if (rx->in_tcp) {
+		struct ktls_rx_sgvec v = {
+			.sg = rx->sg_skb, .nr = 1, .max = KTLS_RX_SKB_SG + 1,
+		};
+		u8 *to_hdr = hdr;
+
+		sg_init_table(rx->sg_skb, KTLS_RX_SKB_SG + 1);
+		sg_set_buf(&rx->sg_skb[0], rx->aad, prot->aad_len);
+		err = ktls_rx_tcp_walk(sk, 0, prot->prepend_len,
+				       ktls_rx_tcp_copy, &to_hdr);
+		if (!err)
+			err = ktls_rx_tcp_walk(sk, prot->prepend_len, cryptlen,
+					       ktls_rx_tcp_sg, &v);
+		if (!err) {
+			sg_mark_end(&rx->sg_skb[v.nr - 1]);
+			src = rx->sg_skb;
+		} else {
+			/* Too scattered: copy it out after all. */
+			rx->in_tcp = false;
+			rx->need = 0;
+			WRITE_ONCE(rx->ready, false);
+			ktls_rx_pull(sk, ctx, rx, true);
+			if (!rx->ready)
+				return ktls_rx_bad(sk, rx, -EIO);
+		}
+	}
+	if (!rx->in_tcp)
+		ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
+
+	ktls_record_iv(rx->iv, prot, c, hdr + KTLS_HEADER_LEN);
+	ktls_record_aad(rx->aad, prot, c->seq, hdr[0], inner);
+
+	if (to && inner >= prot->tail_len) {
+		err = ktls_rx_decrypt_zc(sk, ctx, rx, src, to, cryptlen);
+		if (err >= 0) {
+			*zc_len = err;
+			ktls_record_advance(prot, c);
+			ktls_rx_next(sk, rx);
+			return 1;
+		}
+		if (err != -EAGAIN)
+			return ktls_rx_bad(sk, rx, err);
+	}
+
+	err = ktls_aead_crypt(c, prot, false, src, rx->sg_rec, cryptlen,
+			      rx->iv);
+	if (err)
+		return ktls_rx_bad(sk, rx, err);
+
+	rec->type = hdr[0];
+	pos = prot->prepend_len + inner;
+	if (prot->version == TLS_1_3_VERSION) {
+		/* The inner type is the last non-zero byte (RFC 8446 5.4). */
+		rec->type = 0;
+		while (pos > prot->prepend_len && !rec->type) {
+			pos--;
+			ktls_rx_rec_read(rec, pos, &rec->type, 1);
+		}
+		if (!rec->type)
+			return ktls_rx_bad(sk, rx, -EBADMSG);
+	}
+	rec->off = prot->prepend_len;
+	rec->plain = pos - prot->prepend_len;
+	ktls_record_advance(prot, c);
+
+	list_add_tail(&rec->list, &rx->list);
+	ktls_rx_check_key_update(sk, ctx, rx, rec);
+	rx->cur = ktls_rx_rec_alloc(rx);
+	ktls_rx_next(sk, rx);
+	return 0;
+}
+
+/*
+ * Copy decrypted records from @rec on into @msg, up to @len bytes.  All
+ * records one call returns have the same content type, reported by cmsg
+ * (*@control, 0 until known); a control record is returned alone, and not
+ * at all to a reader who cannot be told its type.  Returns the bytes
+ * copied or an errno; *@stop: do not read further records in this call.
+ */
+static int ktls_rx_copy(struct ktls_rx *rx, struct ktls_rx_rec *rec,
+			struct msghdr *msg, size_t len, int flags,
+			u8 *control, bool *stop)
+{
+	struct ktls_rx_rec *next;
+	size_t copied = 0;
+
+	list_for_each_entry_safe_from(rec, next, &rx->list, list) {
+		size_t n, got;
+
+		if (!*control) {
+			int err;
+
+			*control = rec->type;
+			err = put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE,
+				       sizeof(*control), control);
+			if (*control != KTLS_TYPE_DATA &&
+			    (err || msg->msg_flags & MSG_CTRUNC)) {
+				*stop = true;
+				return -EIO;
+			}
+		} else if (*control != rec->type) {
+			*stop = true;
+			break;
+		}
+		if (copied >= len)
+			break;
+
+		n = min_t(size_t, len - copied, rec->plain);
+		got = ktls_rx_rec_to_iter(rec, rec->off, n, &msg->msg_iter);
+		copied += got;
+		if (!(flags & MSG_PEEK)) {
+			rec->off += got;
+			rec->plain -= got;
+			if (!rec->plain) {
+				ktls_rx_rec_done(rx, rec);
+				msg->msg_flags |= MSG_EOR;
+			}
+		}
+		if (got < n) {
+			*stop = true;
+			return copied ?: -EFAULT;
+		}
+		if (*control != KTLS_TYPE_DATA) {
+			*stop = true;
+			break;
+		}
+	}
+	return copied;
+}
+
+int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
+		 int *addr_len)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	const struct ktls_prot *prot = &ctx->prot;
+	struct ktls_rx *rx = ctx->rx;
+	bool peek = flags & MSG_PEEK;
+	bool stop = false;
+	size_t copied = 0;
+	u8 control = 0;
+	int target;
+	int err;
+
+	if (unlikely(flags & MSG_ERRQUEUE))
+		return sock_recv_errqueue(sk, msg, len, SOL_IP, IP_RECVERR);
+
+	lock_sock(sk);
+	err = ktls_rx_reader_acquire(sk, rx, flags & MSG_DONTWAIT);
+	if (err)
+		goto out_unlock;
+
+	if (!list_empty(&rx->list)) {
+		err = ktls_rx_copy(rx, list_first_entry(&rx->list,
+							struct ktls_rx_rec, list),
+				   msg, len, flags, &control, &stop);
+		if (err < 0)
+			goto out;
+		copied = err;
+		err = 0;
+	}
+
+	target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	while (!stop && copied < len) {
+		struct ktls_rx_rec *rec;
+		struct iov_iter *zc = NULL;
+		size_t zc_len;
+		u8 type;
+
+		if (rx->cur)
+			ktls_rx_pull(sk, ctx, rx, false);
+		if (copied >= target && !rx->ready)
+			break;
+		err = ktls_rx_wait(sk, ctx, rx, flags & MSG_DONTWAIT, copied);
+		if (err <= 0)
+			break;
+
+		/*
+		 * Straight into the reader's buffer when it takes the whole
+		 * record and nobody needs the plaintext again.  TLS 1.3 hides
+		 * the type and padding inside: only try when told to expect
+		 * none (TLS_RX_EXPECT_NO_PAD), and redo it if wrong.
+		 */
+		type = rx->type;
+		if (!peek && user_backed_iter(&msg->msg_iter) &&
+		    (!control || control == KTLS_TYPE_DATA) &&
+		    type == KTLS_TYPE_DATA &&
+		    (prot->version != TLS_1_3_VERSION || ctx->rx_no_pad) &&
+		    rx->need - prot->overhead <= len - copied)
+			zc = &msg->msg_iter;
+
+		err = ktls_rx_decrypt(sk, ctx, rx, zc, &zc_len);
+		if (err < 0)
+			break;
+		if (err) {
+			if (!control) {
+				control = KTLS_TYPE_DATA;
+				put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE,
+					 sizeof(control), &control);
+			}
+			copied += zc_len;
+			msg->msg_flags |= MSG_EOR;
+			err = 0;
+			continue;
+		}
+
+		rec = list_last_entry(&rx->list, struct ktls_rx_rec, list);
+		err = ktls_rx_copy(rx, rec, msg, len - copied, flags, &control,
+				   &stop);
+		if (err < 0)
+			break;
+		copied += err;
+		err = 0;
+	}
+
+out:
+	ktls_rx_reader_release(rx);
+out_unlock:
+	release_sock(sk);
+	return copied ?: err;
+}
+
+static void ktls_rx_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	put_page(spd->pages[i]);
+}
+
+/* Copy @len bytes of @rec into fresh pages handed to @pipe. */
+static ssize_t ktls_rx_splice(struct ktls_rx_rec *rec,
+			      struct pipe_inode_info *pipe, size_t len)
+{
+	struct page *pages[KTLS_RX_PAGES];
+	struct partial_page partial[KTLS_RX_PAGES];
+	struct splice_pipe_desc spd = {
+		.pages = pages,
+		.partial = partial,
+		.nr_pages_max = KTLS_RX_PAGES,
+		.ops = &nosteal_pipe_buf_ops,
+		.spd_release = ktls_rx_spd_release,
+	};
+	unsigned int pos = rec->off;
+
+	while (len && spd.nr_pages < KTLS_RX_PAGES) {
+		unsigned int n = min_t(size_t, len, PAGE_SIZE);
+		struct page *page = alloc_page(GFP_KERNEL);
+
+		if (!page)
+			break;
+		ktls_rx_rec_read(rec, pos, page_address(page), n);
+		pages[spd.nr_pages] = page;
+		partial[spd.nr_pages].offset = 0;
+		partial[spd.nr_pages].len = n;
+		spd.nr_pages++;
+		pos += n;
+		len -= n;
+	}
+	if (!spd.nr_pages)
+		return -ENOMEM;
+	return splice_to_pipe(pipe, &spd);
+}
+
+/*
+ * The next record in the list, decrypting one if there is none.  Returns
+ * 1 and the record, 0 at the end of the stream, or an errno.
+ */
+static int ktls_rx_first(struct sock *sk, struct ktls_ctx *ctx,
+			 struct ktls_rx *rx, bool nonblock, bool copied,
+			 struct ktls_rx_rec **rec)
+{
+	int err;
+
+	if (list_empty(&rx->list)) {
+		err = ktls_rx_wait(sk, ctx, rx, nonblock, copied);
+		if (err <= 0)
+			return err;
+		err = ktls_rx_decrypt(sk, ctx, rx, NULL, NULL);
+		if (err < 0)
+			return err;
+	}
+	*rec = list_first_entry(&rx->list, struct ktls_rx_rec, list);
+	return 1;
+}
+
+ssize_t ktls_splice_read(struct socket *sock, loff_t *ppos,
+			 struct pipe_inode_info *pipe, size_t len,
+			 unsigned int flags)
+{
+	struct sock *sk = sock->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx *rx = ctx->rx;
+	bool nonblock = flags & SPLICE_F_NONBLOCK;
+	struct ktls_rx_rec *rec;
+	ssize_t ret;
+
+	lock_sock(sk);
+	ret = ktls_rx_reader_acquire(sk, rx, nonblock);
+	if (ret)
+		goto out_unlock;
+
+	ret = ktls_rx_first(sk, ctx, rx, nonblock, false, &rec);
+	if (ret <= 0)
+		goto out;
+	/* A pipe cannot say what content type it carries. */
+	if (rec->type != KTLS_TYPE_DATA) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!rec->plain) {
+		ktls_rx_rec_done(rx, rec);
+		ret = 0;
+		goto out;
+	}
+	ret = ktls_rx_splice(rec, pipe, min_t(size_t, len, rec->plain));
+	if (ret > 0) {
+		rec->off += ret;
+		rec->plain -= ret;
+		if (!rec->plain)
+			ktls_rx_rec_done(rx, rec);
+	}
+out:
+	ktls_rx_reader_release(rx);
+out_unlock:
+	release_sock(sk);
+	return ret;
+}
+
+/* Wrap the plaintext of @rec in an skb sharing its pages, for read_sock(). */
+static struct sk_buff *ktls_rx_rec_skb(struct ktls_rx_rec *rec)
+{
+	unsigned int pos = rec->off, left = rec->plain;
+	struct sk_buff *skb;
+	int i = 0;
+
+	skb = alloc_skb(0, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	while (left) {
+		unsigned int n = ktls_rx_rec_span(pos, left);
+		struct page *page = rec->pages[pos >> PAGE_SHIFT];
+
+		get_page(page);
+		skb_fill_page_desc(skb, i++, page, offset_in_page(pos), n);
+		pos += n;
+		left -= n;
+	}
+	skb->len = rec->plain;
+	skb->data_len = rec->plain;
+	skb->truesize += rec->plain;
+	return skb;
+}
+
+/* The reader kept references to our pages: they are its now. */
+static void ktls_rx_rec_check_shared(struct ktls_rx_rec *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < KTLS_RX_PAGES; i++)
+		if (page_ref_count(rec->pages[i]) != 1)
+			rec->shared = true;
+}
+
+int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
+		   sk_read_actor_t recv_actor)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx *rx = ctx->rx;
+	struct ktls_rx_rec *rec;
+	struct sk_buff *skb;
+	int copied = 0;
+	int err, used;
+
+	err = ktls_rx_reader_acquire(sk, rx, true);
+	if (err)
+		return err;
+
+	while (desc->count) {
+		err = ktls_rx_first(sk, ctx, rx, true, copied, &rec);
+		if (err <= 0)
+			break;
+		/* read_sock() has no way to carry a content type either. */
+		if (rec->type != KTLS_TYPE_DATA) {
+			err = -EINVAL;
+			break;
+		}
+		if (!rec->plain) {
+			ktls_rx_rec_done(rx, rec);
+			continue;
+		}
+		skb = ktls_rx_rec_skb(rec);
+		if (!skb) {
+			err = -ENOMEM;
+			break;
+		}
+		used = recv_actor(desc, skb, 0, rec->plain);
+		consume_skb(skb);
+		ktls_rx_rec_check_shared(rec);
+		if (used <= 0) {
+			err = used;
+			break;
+		}
+		used = min_t(unsigned int, used, rec->plain);
+		copied += used;
+		rec->off += used;
+		rec->plain -= used;
+		if (!rec->plain)
+			ktls_rx_rec_done(rx, rec);
+	}
+
+	ktls_rx_reader_release(rx);
+	return copied ?: err;
+}
+
+int ktls_rx_init(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx *rx;
+
+	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
+	if (!rx)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&rx->list);
+	INIT_LIST_HEAD(&rx->spare);
+	init_waitqueue_head(&rx->wq);
+	rx->cur = ktls_rx_rec_alloc(rx);
+	if (!rx->cur) {
+		kfree(rx);
+		return -ENOMEM;
+	}
+
+	write_lock_bh(&sk->sk_callback_lock);
+	rx->saved_data_ready = sk->sk_data_ready;
+	WRITE_ONCE(ctx->rx, rx);
+	sk->sk_data_ready = ktls_rx_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	/* Records may have arrived before the keys. */
+	ktls_rx_pull(sk, ctx, rx, false);
+	return 0;
+}
+
+void ktls_rx_rekeyed(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx *rx = ctx->rx;
+
+	if (!rx)
+		return;
+	WRITE_ONCE(rx->key_expired, false);
+	ktls_rx_pull(sk, ctx, rx, false);
+	if (rx->ready)
+		rx->saved_data_ready(sk);
+}
+
+void ktls_rx_close(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx *rx = ctx->rx;
+
+	if (!rx)
+		return;
+	write_lock_bh(&sk->sk_callback_lock);
+	sk->sk_data_ready = rx->saved_data_ready;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+void ktls_rx_free(struct ktls_ctx *ctx)
+{
+	struct ktls_rx *rx = ctx->rx;
+	struct ktls_rx_rec *rec, *next;
+
+	if (!rx)
+		return;
+	list_for_each_entry_safe(rec, next, &rx->list, list)
+		ktls_rx_rec_free(rec);
+	list_for_each_entry_safe(rec, next, &rx->spare, list)
+		ktls_rx_rec_free(rec);
+	if (rx->cur)
+		ktls_rx_rec_free(rx->cur);
+	kfree(rx);
+	ctx->rx = NULL;
+}

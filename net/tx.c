@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The software TX path: turning what the application sends into TLS
+ * records and handing them to TCP.  This file owns struct ktls_tx: the
+ * open record (plaintext gathered until it is full, or the sender stops
+ * saying MSG_MORE), and the short queue of sealed records whose ciphertext
+ * TCP has not taken yet.
+ *
+ * Plaintext is either copied into pages allocated once per socket, or,
+ * for sendfile() and splice() (MSG_SPLICE_PAGES), referenced in the
+ * caller's pages.  Ciphertext always goes into separate page frags, so a
+ * page-cache page is only ever read.  Sealed records are given to TCP by
+ * reference (MSG_SPLICE_PAGES), never copied again.
+ *
+ * Every entry point runs under the socket lock, and the state is
+ * consistent whenever the lock is dropped: we never let TCP sleep with a
+ * record half handed over (all pushes are MSG_DONTWAIT) and wait for send
+ * buffer space ourselves, between records.  So the key setting, close and
+ * the write_space work can act at any time; senders are also serialized
+ * among themselves, which keeps each sendmsg() in one piece and spares
+ * a crowd of them waking up for every ACK.
+ */
+#include <linux/bvec.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "ktls.h"
+
+#define KTLS_TX_PAGES		DIV_ROUND_UP(KTLS_MAX_PLAINTEXT, PAGE_SIZE)
+/* Fragments of one record's plaintext: the record closes when they run out. */
+#define KTLS_TX_FRAGS		32
+/*
+ * Fragments of one record's ciphertext: the first comes from whatever is
+ * left of the socket's page frag (at least 32 bytes), the rest from fresh
+ * frags, which are order-0 pages in the worst case.
+ */
+#define KTLS_TX_ENC_FRAGS	(2 + DIV_ROUND_UP(KTLS_MAX_PLAINTEXT + 256, PAGE_SIZE))
+/*
+ * Sealed records waiting for TCP.  sendmsg() leaves at most two behind;
+ * the third slot lets a rekey seal the open record with the old keys
+ * without waiting for the peer to read.
+ */
+#define KTLS_TX_QUEUE		3
+
+/**
+ * struct ktls_tx_rec - a sealed record, or what TCP has not taken of it
+ * @frags:	the ciphertext, header included; each holds a page reference
+ * @nr:		fragments in use
+ * @next:	first fragment TCP has not fully taken
+ * @left:	bytes TCP has not taken
+ */
+struct ktls_tx_rec {
+	struct bio_vec frags[KTLS_TX_ENC_FRAGS];
+	unsigned int nr;
+	unsigned int next;
+	size_t left;
+};
+
+/**
+ * struct ktls_tx - TX state of one socket
+ * @sk:		the socket
+ * @saved_write_space: the sk_write_space we replaced
+ * @send_lock:	held by sendmsg() and splice_eof() around the socket lock
+ * @work:	pushes queued records once TCP has room again
+ * @waiting:	a sender waits for send buffer space and will push itself
+ * @closing:	ktls_tx_close() ran: the work must not touch the socket
+ * @in_push:	we are inside tcp_sendmsg_locked(), whose write_space calls
+ *		must not schedule the work
+ * @pages:	our copy of the open record's plaintext, when copied
+ * @plain:	the open record's plaintext, each fragment holding a reference
+ * @nr_plain:	fragments in @plain
+ * @plain_len:	bytes in @plain
+ * @copy_len:	bytes of @pages in use
+ * @type:	content type of the open record
+ * @queue:	sealed records, oldest at @head
+ * @head:	oldest record of @queue
+ * @count:	records in @queue
+ * @aad:	AAD of the record being sealed
+ * @tail:	its TLS 1.3 inner content type
+ * @iv:		its AEAD iv
+ * @sg_src:	AAD, plaintext and inner type
+ * @sg_dst:	AAD, then ciphertext and tag
+ */
+struct ktls_tx {
+	struct sock *sk;
+	void (*saved_write_space)(struct sock *sk);
+	struct mutex send_lock;	/* serializes senders, outside the socket lock */
+	struct work_struct work;
+	bool waiting;
+	bool closing;
+	bool in_push;
+
+	struct page *pages[KTLS_TX_PAGES];
+	struct bio_vec plain[KTLS_TX_FRAGS];
+	unsigned int nr_plain;
+	unsigned int plain_len;
+	unsigned int copy_len;
+	u8 type;
+
+	struct ktls_tx_rec queue[KTLS_TX_QUEUE];
+	unsigned int head;
+	unsigned int count;
+
+	u8 aad[KTLS_MAX_AAD_LEN];
+	u8 tail;
+	u8 iv[KTLS_AEAD_IV_LEN];
+	struct scatterlist sg_src[KTLS_TX_FRAGS + 2];
+	struct scatterlist sg_dst[KTLS_TX_ENC_FRAGS + 1];
+};
+
+static void ktls_tx_drop_plain(struct ktls_tx *tx)
+{
+	unsigned int i;
+
+	for (i = 0; i < tx->nr_plain; i++)
+		put_page(tx->plain[i].bv_page);
+	tx->nr_plain = 0;
+	tx->plain_len = 0;
+	tx->copy_len = 0;
+	tx->type = KTLS_TYPE_DATA;
+}
+
+static void ktls_tx_rec_release(struct ktls_tx_rec *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nr; i++)
+		put_page(rec->frags[i].bv_page);
+	rec->nr = 0;
+	rec->next = 0;
+	rec->left = 0;
+}
+
+static bool ktls_tx_open_full(const struct ktls_tx *tx)
+{
+	return tx->plain_len >= KTLS_MAX_PLAINTEXT ||
+	       tx->nr_plain >= KTLS_TX_FRAGS;
+}
+
+/* Append @len bytes at @off of @page to the open record, taking a reference. */
+static void ktls_tx_add_frag(struct ktls_tx *tx, struct page *page,
+			     unsigned int off, unsigned int len)
+{
+	struct bio_vec *last = tx->nr_plain ? &tx->plain[tx->nr_plain - 1] : NULL;
+
+	tx->plain_len += len;
+	if (last && last->bv_page == page &&
+	    last->bv_offset + last->bv_len == off) {
+		last->bv_len += len;
+		return;
+	}
+	get_page(page);
+	bvec_set_page(&tx->plain[tx->nr_plain++], page, len, off);
+}
+
+/* Copy up to @want bytes from @from into the open record. */
+static int ktls_tx_copy(struct ktls_tx *tx, struct iov_iter *from,
+			size_t want)
+{
+	size_t done = 0;
+
+	while (done < want && !ktls_tx_open_full(tx)) {
+		unsigned int off = offset_in_page(tx->copy_len);
+		struct page *page = tx->pages[tx->copy_len >> PAGE_SHIFT];
+		size_t n = min_t(size_t, want - done, PAGE_SIZE - off);
+		size_t got;
+
+		got = copy_page_from_iter(page, off, n, from);
+		if (got) {
+			ktls_tx_add_frag(tx, page, off, got);
+			tx->copy_len += got;
+			done += got;
+		}
+		if (got < n)
+			return done ? done : -EFAULT;
+	}
+	return done;
+}
+
+/* Reference up to @want bytes of the caller's pages (MSG_SPLICE_PAGES). */
+static int ktls_tx_splice(struct ktls_tx *tx, struct iov_iter *from,
+			  size_t want)
+{
+	size_t done = 0;
+
+	while (done < want && !ktls_tx_open_full(tx)) {
+		struct page *page, **pages = &page;
+		ssize_t part;
+		size_t off;
+
+		part = iov_iter_extract_pages(from, &pages, want - done, 1, 0,
+					      &off);
+		if (part <= 0)
+			return done ? done : (part ?: -EIO);
+		if (WARN_ON_ONCE(!sendpage_ok(page))) {
+			iov_iter_revert(from, part);
+			return done ? done : -EIO;
+		}
+		ktls_tx_add_frag(tx, page, off, part);
+		done += part;
+	}
+	return done;
+}
+
+/*
+ * Reference up to @want bytes of the sender's own memory, for a record
+ * sealed before sendmsg() returns: encryption reads the plaintext right
+ * where the application wrote it, saving a copy.
+ */
+static int ktls_tx_pin(struct ktls_tx *tx, struct iov_iter *from,
+		       size_t want)
+{
+	struct page *pages[8];
+	size_t done = 0;
+
+	while (done < want && !ktls_tx_open_full(tx)) {
+		unsigned int max = min_t(unsigned int, ARRAY_SIZE(pages),
+					 KTLS_TX_FRAGS - tx->nr_plain);
+		unsigned int i = 0;
+		size_t off;
+		ssize_t got;
+
+		got = iov_iter_get_pages2(from, pages, want - done, max, &off);
+		if (got <= 0)
+			return done ? done : (got ?: -EFAULT);
+		done += got;
+		while (got > 0) {
+			unsigned int n = min_t(size_t, got, PAGE_SIZE - off);
+
+			ktls_tx_add_frag(tx, pages[i], off, n);
+			put_page(pages[i++]);
+			got -= n;
+			off = 0;
+		}
+	}
+	return done;
+}
+
+/*
+ * Take @len bytes of ciphertext room from the socket's page frag into
+ * @rec.  The first fragment is at least 32 bytes (sk_page_frag_refill()
+ * guarantees that much), so the header and explicit nonce fit in it.
+ */
+static int ktls_tx_alloc_enc(struct sock *sk, struct ktls_tx_rec *rec,
+			     size_t len)
+{
+	struct page_frag *pfrag = sk_page_frag(sk);
+
+	rec->nr = 0;
+	while (len) {
+		unsigned int n;
+
+		if (rec->nr == KTLS_TX_ENC_FRAGS ||
+		    !sk_page_frag_refill(sk, pfrag)) {
+			ktls_tx_rec_release(rec);
+			return -ENOMEM;
+		}
+		n = min_t(size_t, len, pfrag->size - pfrag->offset);
+		get_page(pfrag->page);
+		bvec_set_page(&rec->frags[rec->nr++], pfrag->page, n,
+			      pfrag->offset);
+		pfrag->offset += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Seal the open record into the next free slot of the queue: header and
+ * nonce written in clear, plaintext (and the TLS 1.3 inner type)
+ * encrypted behind them.  The caller makes sure a slot is free.
+ */
+static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
+			struct ktls_tx *tx)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	struct ktls_crypto *c = &ctx->tx_crypto;
+	struct ktls_tx_rec *rec;
+	unsigned int inner, body, i, n;
+	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
+	struct scatterlist *sg;
+	bool tls13 = prot->version == TLS_1_3_VERSION;
+	int err;
+
+	if (WARN_ON_ONCE(tx->count == KTLS_TX_QUEUE))
+		return -ENOSPC;
+	rec = &tx->queue[(tx->head + tx->count) % KTLS_TX_QUEUE];
+
+	inner = tx->plain_len + prot->tail_len;
+	body = prot->nonce_len + inner + prot->tag_len;
+	err = ktls_tx_alloc_enc(sk, rec, KTLS_HEADER_LEN + body);
+	if (err)
+		return err;
+
+	ktls_record_header(hdr, tls13 ? KTLS_TYPE_DATA : tx->type, body);
+	memcpy(hdr + KTLS_HEADER_LEN, c->iv + prot->cipher->salt_len,
+	       prot->nonce_len);
+	memcpy_to_page(rec->frags[0].bv_page, rec->frags[0].bv_offset, hdr,
+		       prot->prepend_len);
+
+	ktls_record_iv(tx->iv, prot, c, c->iv + prot->cipher->salt_len);
+	ktls_record_aad(tx->aad, prot, c->seq, tx->type, inner);
+	tx->tail = tx->type;
+
+	sg = tx->sg_src;
+	sg_init_table(sg, tx->nr_plain + 1 + prot->tail_len);
+	sg_set_buf(sg++, tx->aad, prot->aad_len);
+	for (i = 0; i < tx->nr_plain; i++)
+		sg_set_page(sg++, tx->plain[i].bv_page, tx->plain[i].bv_len,
+			    tx->plain[i].bv_offset);
+	if (prot->tail_len)
+		sg_set_buf(sg, &tx->tail, 1);
+
+	/* The ciphertext (and tag) lands right after the header and nonce. */
+	sg = tx->sg_dst;
+	n = rec->frags[0].bv_len > prot->prepend_len;
+	sg_init_table(sg, 1 + rec->nr - 1 + n);
+	sg_set_buf(sg++, tx->aad, prot->aad_len);
+	if (n)
+		sg_set_page(sg++, rec->frags[0].bv_page,
+			    rec->frags[0].bv_len - prot->prepend_len,
+			    rec->frags[0].bv_offset + prot->prepend_len);
+	for (i = 1; i < rec->nr; i++)
+		sg_set_page(sg++, rec->frags[i].bv_page, rec->frags[i].bv_len,
+			    rec->frags[i].bv_offset);
+
+	err = ktls_aead_crypt(c, prot, true, tx->sg_src, tx->sg_dst, inner,
+			      tx->iv);
+	if (err) {
+		ktls_tx_rec_release(rec);
+		return err;
+	}
+
+	ktls_record_advance(prot, c);
+	rec->next = 0;
+	rec->left = KTLS_HEADER_LEN + body;
+	WRITE_ONCE(tx->count, tx->count + 1);
+	ktls_tx_drop_plain(tx);
+	return 0;
+}
+
+/* TCP took @n bytes of @rec. */
+static void ktls_tx_rec_consume(struct ktls_tx_rec *rec, size_t n)
+{
+	rec->left -= n;
+	while (n) {
+		struct bio_vec *bv = &rec->frags[rec->next];
+		unsigned int step = min_t(size_t, n, bv->bv_len);
+
+		bv->bv_offset += step;
+		bv->bv_len -= step;
+		n -= step;
+		if (!bv->bv_len)
+			rec->next++;
+	}
+}
+
+/*
+ * Hand the queued records to TCP, without ever sleeping in TCP.  Returns
+ * 0 once the queue is empty, -EAGAIN if TCP has no room, or TCP's error.
+ * @more: the caller has more records to send right after these.
+ */
+static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
+{
+	while (tx->count) {
+		struct ktls_tx_rec *rec = &tx->queue[tx->head];
+		struct msghdr msg = {
+			.msg_flags = MSG_SPLICE_PAGES | MSG_DONTWAIT |
+				     MSG_NOSIGNAL,
+		};
+		int ret;
+
+		if (more || tx->count > 1)
+			msg.msg_flags |= MSG_MORE;
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, rec->frags + rec->next,
+			      rec->nr - rec->next, rec->left);
+
+		tx->in_push = true;
+		ret = tcp_sendmsg_locked(sk, &msg, rec->left);
+		tx->in_push = false;
+		if (ret <= 0)
+			return ret ?: -EAGAIN;
+
+		ktls_tx_rec_consume(rec, ret);
+		if (rec->left)
+			continue;
+		ktls_tx_rec_release(rec);
+		tx->head = (tx->head + 1) % KTLS_TX_QUEUE;
+		WRITE_ONCE(tx->count, tx->count - 1);
+	}
+	return 0;
+}
+
+static int ktls_tx_wait(struct sock *sk, struct ktls_tx *tx, long *timeo)
+{
+	int err;
+
+	WRITE_ONCE(tx->waiting, true);
+	err = sk_stream_wait_memory(sk, timeo);
+	WRITE_ONCE(tx->waiting, false);
+	return err;
+}
+
+/*
+ * Wait for TCP to take queued records until at most @keep are left.
+ * Returns 0, or an errno (-EAGAIN once *@timeo is spent).
+ */
+static int ktls_tx_drain(struct sock *sk, struct ktls_tx *tx,
+			 unsigned int keep, long *timeo, bool more)
+{
+	int err;
+
+	for (;;) {
+		err = ktls_tx_push(sk, tx, more);
+		if (tx->count <= keep)
+			return 0;
+		if (err != -EAGAIN)
+			return err;
+		err = ktls_tx_wait(sk, tx, timeo);
+		if (err)
+			return err;
+	}
+}
+
+/* Seal the open record, if it holds anything, and push what TCP takes. */
+static int ktls_tx_close_open(struct sock *sk, struct ktls_ctx *ctx,
+			      struct ktls_tx *tx, long *timeo, bool more)
+{
+	int err;
+
+	if (!tx->plain_len)
+		return ktls_tx_push(sk, tx, more);
+
+	err = ktls_tx_drain(sk, tx, KTLS_TX_QUEUE - 1, timeo, more);
+	if (err)
+		return err;
+	err = ktls_tx_seal(sk, ctx, tx);
+	if (err)
+		return err;
+	return ktls_tx_push(sk, tx, more);
+}
+
+/*
+ * A record of another type than the open one: SOL_TLS/TLS_SET_RECORD_TYPE
+ * in a sendmsg() without MSG_MORE.  The open record goes out first.
+ */
+static int ktls_tx_cmsg(struct sock *sk, struct ktls_ctx *ctx,
+			struct msghdr *msg, u8 *type, long *timeo)
+{
+	struct cmsghdr *cmsg;
+	bool found = false;
+	int err;
+
+	for_each_cmsghdr(cmsg, msg) {
+		if (!CMSG_OK(msg, cmsg))
+			return -EINVAL;
+		if (cmsg->cmsg_level != SOL_TLS)
+			continue;
+		if (cmsg->cmsg_type != TLS_SET_RECORD_TYPE ||
+		    cmsg->cmsg_len < CMSG_LEN(sizeof(u8)) ||
+		    msg->msg_flags & MSG_MORE)
+			return -EINVAL;
+		*type = *(u8 *)CMSG_DATA(cmsg);
+		found = true;
+	}
+	if (!found)
+		return -EINVAL;
+
+	err = ktls_tx_close_open(sk, ctx, ctx->tx, timeo, true);
+	return err == -EAGAIN ? 0 : err;
+}
+
+static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
+{
+	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	bool eor = !(msg->msg_flags & MSG_MORE);
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_tx *tx = ctx->tx;
+	u8 type = KTLS_TYPE_DATA;
+	ssize_t copied = 0;
+	int err = 0;
+
+	if (msg->msg_controllen) {
+		err = ktls_tx_cmsg(sk, ctx, msg, &type, &timeo);
+		if (err)
+			return err;
+	}
+
+	while (msg_data_left(msg)) {
+		size_t want;
+		int n;
+
+		if (sk->sk_err) {
+			err = -sk->sk_err;
+			break;
+		}
+		if (sk->sk_shutdown & SEND_SHUTDOWN) {
+			err = -EPIPE;
+			break;
+		}
+
+		/* Keep a slot for the record we are about to fill. */
+		if (tx->count >= KTLS_TX_QUEUE - 1 ||
+		    !sk_stream_memory_free(sk)) {
+			err = ktls_tx_push(sk, tx, true);
+			if (err && err != -EAGAIN)
+				break;
+			if (tx->count >= KTLS_TX_QUEUE - 1 ||
+			    !sk_stream_memory_free(sk)) {
+				err = ktls_tx_wait(sk, tx, &timeo);
+				if (err)
+					break;
+				continue;
+			}
+		}
+
+		/* A record holds one type: close a data record before a control one. */
+		if (tx->plain_len && tx->type != type) {
+			err = ktls_tx_close_open(sk, ctx, tx, &timeo, true);
+			if (err && err != -EAGAIN)
+				break;
+			continue;
+		}
+		tx->type = type;
+
+		want = min_t(size_t, msg_data_left(msg),
+			     KTLS_MAX_PLAINTEXT - tx->plain_len);
+		if (!tx->plain_len && user_backed_iter(&msg->msg_iter) &&
+		    !(msg->msg_flags & MSG_SPLICE_PAGES) &&
+		    (want == KTLS_MAX_PLAINTEXT ||
+		     (eor && want == msg_data_left(msg)))) {
+			n = ktls_tx_pin(tx, &msg->msg_iter, want);
+			if (n > 0) {
+				err = ktls_tx_seal(sk, ctx, tx);
+				if (err) {
+					/* Never keep the sender's pages past the call. */
+					iov_iter_revert(&msg->msg_iter, n);
+					ktls_tx_drop_plain(tx);
+					break;
+				}
+				copied += n;
+				err = ktls_tx_push(sk, tx, msg_data_left(msg));
+				if (err && err != -EAGAIN)
+					break;
+				err = 0;
+				continue;
+			}
+		}
+		if (msg->msg_flags & MSG_SPLICE_PAGES)
+			n = ktls_tx_splice(tx, &msg->msg_iter, want);
+		else
+			n = ktls_tx_copy(tx, &msg->msg_iter, want);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		copied += n;
+
+		if (ktls_tx_open_full(tx) || (eor && !msg_data_left(msg))) {
+			err = ktls_tx_seal(sk, ctx, tx);
+			if (err)
+				break;
+			err = ktls_tx_push(sk, tx, msg_data_left(msg));
+			if (err && err != -EAGAIN)
+				break;
+			err = 0;
+		}
+	}
+
+	if (copied)
+		return copied;
+	return sk_stream_error(sk, msg->msg_flags, err);
+}
+
+int ktls_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
+{
+	int ret;
+
+	if (msg->msg_flags & ~(MSG_MORE | MSG_DONTWAIT | MSG_NOSIGNAL |
+			       MSG_CMSG_COMPAT | MSG_SPLICE_PAGES | MSG_EOR |
+			       MSG_SENDPAGE_NOPOLICY))
+		return -EOPNOTSUPP;
+	if ((msg->msg_flags & (MSG_MORE | MSG_EOR)) == (MSG_MORE | MSG_EOR))
+		return -EINVAL;
+
+	ret = mutex_lock_interruptible(&ktls_ctx(sk)->tx->send_lock);
+	if (ret)
+		return ret;
+	lock_sock(sk);
+	ret = ktls_sendmsg_locked(sk, msg);
+	release_sock(sk);
+	mutex_unlock(&ktls_ctx(sk)->tx->send_lock);
+	return ret;
+}
+
+/* splice() or sendfile() ended without SPLICE_F_MORE: close the record. */
+void ktls_splice_eof(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_tx *tx = ctx->tx;
+	long timeo;
+
+	if (!READ_ONCE(tx->plain_len))
+		return;
+	mutex_lock(&tx->send_lock);
+	lock_sock(sk);
+	if (tx->plain_len) {
+		timeo = sock_sndtimeo(sk, false);
+		ktls_tx_close_open(sk, ctx, tx, &timeo, false);
+	}
+	release_sock(sk);
+	mutex_unlock(&tx->send_lock);
+}
+
+int ktls_tx_flush(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	long timeo = sock_sndtimeo(sk, false);
+	int err;
+
+	if (!ctx->tx)
+		return 0;
+	err = ktls_tx_close_open(sk, ctx, ctx->tx, &timeo, false);
+	return err == -EAGAIN ? 0 : err;
+}
+
+static void ktls_tx_work(struct work_struct *work)
+{
+	struct ktls_tx *tx = container_of(work, struct ktls_tx, work);
+	struct sock *sk = tx->sk;
+
+	lock_sock(sk);
+	if (!tx->closing)
+		ktls_tx_push(sk, tx, false);
+	release_sock(sk);
+	sock_put(sk);
+}
+
+/*
+ * TCP freed send buffer space.  Records we queued while it was full go
+ * out from process context, since tcp_sendmsg_locked() may allocate.
+ */
+void ktls_tx_write_space(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_tx *tx = ctx->tx;
+
+	if (!tx->in_push && READ_ONCE(tx->count) && !READ_ONCE(tx->waiting) &&
+	    !READ_ONCE(tx->closing)) {
+		sock_hold(sk);
+		if (!schedule_work(&tx->work))
+			sock_put(sk);
+	}
+	tx->saved_write_space(sk);
+}
+
+int ktls_tx_init(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_tx *tx;
+	unsigned int i;
+
+	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
+	if (!tx)
+		return -ENOMEM;
+	for (i = 0; i < KTLS_TX_PAGES; i++) {
+		tx->pages[i] = alloc_page(GFP_KERNEL);
+		if (!tx->pages[i])
+			goto err_pages;
+	}
+	tx->sk = sk;
+	tx->type = KTLS_TYPE_DATA;
+	mutex_init(&tx->send_lock);
+	INIT_WORK(&tx->work, ktls_tx_work);
+
+	write_lock_bh(&sk->sk_callback_lock);
+	tx->saved_write_space = sk->sk_write_space;
+	ctx->tx = tx;
+	sk->sk_write_space = ktls_tx_write_space;
+	write_unlock_bh(&sk->sk_callback_lock);
+	return 0;
+
+err_pages:
+	while (i--)
+		__free_page(tx->pages[i]);
+	kfree(tx);
+	return -ENOMEM;
+}
+
+void ktls_tx_close(struct sock *sk, long timeout)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_tx *tx = ctx->tx;
+	long timeo = sock_sndtimeo(sk, false);
+
+	if (!tx)
+		return;
+
+	/* Like TCP's own close, whatever was sent goes out, within SO_SNDTIMEO. */
+	if (!sk->sk_err) {
+		if (ktls_tx_close_open(sk, ctx, tx, &timeo, false) == -EAGAIN)
+			ktls_tx_drain(sk, tx, 0, &timeo, false);
+	}
+
+	write_lock_bh(&sk->sk_callback_lock);
+	WRITE_ONCE(tx->closing, true);
+	sk->sk_write_space = tx->saved_write_space;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+void ktls_tx_free(struct ktls_ctx *ctx)
+{
+	struct ktls_tx *tx = ctx->tx;
+	unsigned int i;
+
+	if (!tx)
+		return;
+	WRITE_ONCE(tx->closing, true);
+	if (cancel_work_sync(&tx->work))
+		sock_put(tx->sk);
+
+	ktls_tx_drop_plain(tx);
+	for (i = 0; i < KTLS_TX_QUEUE; i++)
+		ktls_tx_rec_release(&tx->queue[i]);
+	for (i = 0; i < KTLS_TX_PAGES; i++)
+		__free_page(tx->pages[i]);
+	mutex_destroy(&tx->send_lock);
+	kfree(tx);
+	ctx->tx = NULL;
+}
