@@ -92,6 +92,7 @@ struct ktls_identity *ktls_identity_get(struct key *key)
 	rcu_read_unlock();
 	return err ? ERR_PTR(err) : id;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktls_identity_get);
 
 /* DNS names compare without regard to ASCII case (RFC 4343). */
 static bool ktls_identity_dns_equal(const u8 *a, const char *b, size_t len)

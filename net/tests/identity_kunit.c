@@ -7,9 +7,13 @@
  * Whole bundles with real certificates are the kselftest identity.sh.
  */
 #include <kunit/test.h>
+#include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/key.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
+
+#include <ktls_hs/p256.h>
 
 #include "../bundle.h"
 
@@ -283,10 +287,19 @@ static struct blob subject(struct kunit *test)
 		   tlv(test, 0x31, 1, attr(test, OID_O, 0x13, "org")));
 }
 
-/* A structurally complete certificate; nothing in it is signed. */
-static struct blob cert(struct kunit *test, struct blob spki, struct blob exts)
+static struct blob text(const char *s)
 {
-	struct blob alg = tlv(test, 0x30, 1, OID_ECDSA_SHA256);
+	return (struct blob){ (const u8 *)s, strlen(s) };
+}
+
+/*
+ * A certificate the kernel's X.509 parser takes too; its signature is
+ * not one, but nobody here verifies it.
+ */
+static struct blob cert_signed_with(struct kunit *test, struct blob sig_oid,
+				    struct blob spki, struct blob exts)
+{
+	struct blob alg = tlv(test, 0x30, 1, sig_oid);
 	struct blob tbs;
 
 	tbs = tlv(test, 0x30, 8,
@@ -294,11 +307,17 @@ static struct blob cert(struct kunit *test, struct blob spki, struct blob exts)
 		  BLOB(0x02, 0x01, 0x01),
 		  alg,
 		  tlv(test, 0x30, 1, tlv(test, 0x31, 1, attr(test, OID_CN, 0x0c, "ca"))),
-		  tlv(test, 0x30, 0),
+		  tlv(test, 0x30, 2, tlv(test, 0x17, 1, text("250101000000Z")),
+		      tlv(test, 0x17, 1, text("350101000000Z"))),
 		  subject(test),
 		  spki,
 		  exts);
-	return tlv(test, 0x30, 3, tbs, alg, BLOB(0x03, 0x01, 0x00));
+	return tlv(test, 0x30, 3, tbs, alg, BLOB(0x03, 0x03, 0x00, 0x30, 0x00));
+}
+
+static struct blob cert(struct kunit *test, struct blob spki, struct blob exts)
+{
+	return cert_signed_with(test, OID_ECDSA_SHA256, spki, exts);
 }
 
 static struct blob p256_spki(struct kunit *test)
@@ -630,6 +649,140 @@ static void bundle_pem_errors(struct kunit *test)
 	}
 }
 
+/* ------------------------------------------- whole bundles, real keys */
+
+/* A certificate for the key whose scalar is @fill repeated, and the key. */
+static struct blob real_bundle(struct kunit *test, u8 fill, struct blob names,
+			       struct blob *leaf)
+{
+	u8 *priv = kunit_kzalloc(test, KTLS_P256_SCALAR_LEN, GFP_KERNEL);
+	u8 *pub = kunit_kzalloc(test, KTLS_P256_POINT_LEN, GFP_KERNEL);
+	struct blob spki, key;
+
+	KUNIT_ASSERT_NOT_NULL(test, priv);
+	KUNIT_ASSERT_NOT_NULL(test, pub);
+	memset(priv, fill, KTLS_P256_SCALAR_LEN);
+	KUNIT_ASSERT_EQ(test, ktls_p256_public_key(pub, priv), 0);
+
+	spki = tlv(test, 0x30, 2, tlv(test, 0x30, 2, OID_EC_PUBLIC_KEY, OID_P256),
+		   tlv(test, 0x03, 2, BLOB(0x00),
+		       ((struct blob){ pub, KTLS_P256_POINT_LEN })));
+	*leaf = cert(test, spki,
+		     names.len ? exts(test, san_ext(test, names), NONE) : NONE);
+	key = sec1(test, 1, tlv(test, 0x04, 1,
+				((struct blob){ priv, KTLS_P256_SCALAR_LEN })),
+		   NONE, NONE);
+	return cat(test, *leaf, key);
+}
+
+static void bundle_real(struct kunit *test)
+{
+	struct blob leaf, other, b, key1, key2;
+	struct ktls_identity *id;
+	const char *why = NULL;
+	size_t i;
+	u8 *date;
+
+	b = real_bundle(test, 0x5a, good_names(test), &leaf);
+	key1 = (struct blob){ b.data + leaf.len, b.len - leaf.len };
+	id = ktls_bundle_parse(b.data, b.len, &why);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(id), "%ld: %s", PTR_ERR(id), why);
+	KUNIT_EXPECT_EQ(test, id->nr_certs, 1);
+	KUNIT_EXPECT_EQ(test, id->chain_len, leaf.len);
+	KUNIT_EXPECT_MEMEQ(test, id->chain, leaf.data, leaf.len);
+	KUNIT_EXPECT_STREQ(test, id->subject, "CN=host, O=org");
+	KUNIT_EXPECT_EQ(test, id->nr_names, 2);
+	KUNIT_EXPECT_TRUE(test, ktls_identity_matches_name(id, "a.example", 9));
+	KUNIT_EXPECT_FALSE(test, ktls_identity_matches_name(id, "b.example", 9));
+	ktls_identity_put(id);
+
+	/* The leaf with another key. */
+	b = real_bundle(test, 0x5b, NONE, &other);
+	key2 = (struct blob){ b.data + other.len, b.len - other.len };
+	b = cat(test, leaf, key2);
+	id = ktls_bundle_parse(b.data, b.len, &why);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(id), -EKEYREJECTED);
+
+	/* Certificates only the kernel's parser refuses: a 13th month, */
+	b = cat(test, leaf, key1);
+	date = (u8 *)b.data;
+	for (i = 0; i + 13 <= b.len; i++, date++) {
+		if (!memcmp(date, "250101000000Z", 13))
+			break;
+	}
+	KUNIT_ASSERT_LE(test, i + 13, b.len);
+	date[2] = '1';
+	date[3] = '3';
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ktls_bundle_parse(b.data, b.len, &why)),
+			-EBADMSG);
+	/* and a signature algorithm it does not know (1.2.3.4). */
+	b = cat(test, cert_signed_with(test, BLOB(0x06, 0x03, 0x2a, 0x03, 0x04),
+				       p256_spki(test), NONE), key1);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ktls_bundle_parse(b.data, b.len, &why)),
+			-ENOPKG);
+
+	/* A chain of two keeps its order. */
+	b = cat(test, cat(test, leaf, other), key1);
+	id = ktls_bundle_parse(b.data, b.len, &why);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(id), "%ld: %s", PTR_ERR(id), why);
+	KUNIT_EXPECT_EQ(test, id->nr_certs, 2);
+	KUNIT_EXPECT_EQ(test, id->certs[1].len, other.len);
+	KUNIT_EXPECT_MEMEQ(test, id->certs[1].der, other.data, other.len);
+	ktls_identity_put(id);
+}
+
+static void put_key(void *key)
+{
+	key_put(key);
+}
+
+/* What a handshake holds survives update and revoke of the key. */
+static void key_lifecycle(struct kunit *test)
+{
+	struct ktls_identity *id1, *id2;
+	struct blob b1, b2, leaf1, leaf2;
+	struct key *ring, *key;
+	key_ref_t ref;
+
+	b1 = real_bundle(test, 0x5a, good_names(test), &leaf1);
+	b2 = real_bundle(test, 0x33, NONE, &leaf2);
+
+	ring = keyring_alloc("ktls_hs_kunit", GLOBAL_ROOT_UID, GLOBAL_ROOT_GID,
+			     current_cred(), KEY_POS_ALL | KEY_USR_ALL,
+			     KEY_ALLOC_NOT_IN_QUOTA, NULL, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, put_key, ring), 0);
+	ref = key_create_or_update(make_key_ref(ring, true), "ktls_identity",
+				   "kunit", b1.data, b1.len,
+				   KEY_POS_ALL | KEY_USR_ALL,
+				   KEY_ALLOC_NOT_IN_QUOTA);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ref), "%ld", PTR_ERR(ref));
+	key = key_ref_to_ptr(ref);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, put_key, key), 0);
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ktls_identity_get(ring)), -EINVAL);
+	id1 = ktls_identity_get(key);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(id1));
+	KUNIT_EXPECT_EQ(test, id1->nr_names, 2);
+
+	KUNIT_EXPECT_EQ(test, key_update(ref, b2.data, b2.len), 0);
+	id2 = ktls_identity_get(key);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(id2));
+	KUNIT_EXPECT_PTR_NE(test, id1, id2);
+	KUNIT_EXPECT_EQ(test, id2->nr_names, 0);
+	KUNIT_EXPECT_MEMEQ(test, id2->chain, leaf2.data, leaf2.len);
+
+	key_revoke(key);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ktls_identity_get(key)), -EKEYREVOKED);
+
+	/* The holders still have what they took. */
+	KUNIT_EXPECT_MEMEQ(test, id1->chain, leaf1.data, leaf1.len);
+	KUNIT_EXPECT_TRUE(test, ktls_identity_matches_name(id1, "a.example", 9));
+	KUNIT_EXPECT_MEMEQ(test, id2->chain, leaf2.data, leaf2.len);
+	ktls_identity_put(id1);
+	ktls_identity_put(id2);
+}
+
 /* ----------------------------------------------------------- SNI match */
 
 static void name_match(struct kunit *test)
@@ -689,6 +842,8 @@ static struct kunit_case identity_cases[] = {
 	KUNIT_CASE(eckey_bad),
 	KUNIT_CASE(bundle_errors),
 	KUNIT_CASE(bundle_pem_errors),
+	KUNIT_CASE(bundle_real),
+	KUNIT_CASE(key_lifecycle),
 	KUNIT_CASE(name_match),
 	{}
 };

@@ -81,6 +81,10 @@ run_selftests() {
 		set +u	# runner.sh reads optional variables unset
 		# shellcheck source=/dev/null
 		. "$BASE_DIR/kselftest/runner.sh"
+		# runner.sh's prefix.pl writes a byte at a time, one 9p round
+		# trip each into the report directory: minutes under TCG for a
+		# chatty test.  The same lines, written a line at a time.
+		tap_prefix() { sed -u -e 's/^/# /'; }
 		logfile=$R/selftests.tap
 		kselftest_override_timeout=$(sed -n 's/^timeout=//p' "$KTLS_KSFT/settings")
 		: > "$logfile"
