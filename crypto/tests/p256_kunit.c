@@ -159,6 +159,29 @@ static void p256_test_keygen(struct kunit *test)
 }
 
 /*
+ * k * G two ways, the fixed-base table and the variable-base windows on
+ * G's encoding, for random k: the x coordinates must agree.
+ */
+static void p256_test_base_vs_variable(struct kunit *test)
+{
+	const char *g_hex = NULL;
+	u8 g[65], k[32], pub[65], x[32];
+	int i;
+
+	/* the vector for k = 1 holds G */
+	for (i = 0; i < ARRAY_SIZE(p256_pubkey_vectors); i++)
+		if (!strcmp(p256_pubkey_vectors[i].name, "k = 1"))
+			g_hex = p256_pubkey_vectors[i].pub;
+	KUNIT_ASSERT_NOT_NULL(test, g_hex);
+	unhex(test, g, sizeof(g), g_hex);
+	for (i = 0; i < 32; i++) {
+		KUNIT_ASSERT_EQ(test, ktls_p256_ecdh_keygen(k, pub), 0);
+		KUNIT_ASSERT_EQ(test, ktls_p256_ecdh(x, k, g), 0);
+		KUNIT_EXPECT_MEMEQ(test, x, pub + 1, sizeof(x));
+	}
+}
+
+/*
  * The handshake may run from softirq: every entry point, with bottom
  * halves off, so DEBUG_ATOMIC_SLEEP would catch a sleep or allocation.
  */
@@ -185,6 +208,7 @@ static struct kunit_case p256_test_cases[] = {
 	KUNIT_CASE(p256_test_der),
 	KUNIT_CASE(p256_test_hedged_sign),
 	KUNIT_CASE(p256_test_keygen),
+	KUNIT_CASE(p256_test_base_vs_variable),
 	KUNIT_CASE(p256_test_softirq_context),
 	{}
 };
