@@ -8,7 +8,7 @@
 # Environment (all set by the host runner):
 #   KTLS_REPORT  report directory (shared read-write with the host)
 #   KTLS_TLS     "ours" (ktls_hs.ko) or "intree" (the kernel's tls.ko)
-#   KTLS_SUITES  comma-separated: kunit, selftests, upstream, install
+#   KTLS_SUITES  comma-separated: kunit, selftests, upstream, install, interop
 #   KTLS_MODDIR  where ktls_hs.ko and ktls_hs_kunit.ko were built
 #   KTLS_KSFT    our kselftest directory (sources, lib.mk Makefile)
 #   KTLS_KSFT_OUT    its build output
@@ -111,6 +111,16 @@ run_install() {
 	"$KTLS_KSFT_OUT/ulp_hold" < /dev/null > /dev/null 2>> "$R/install.log"
 	check "3 TCP_ULP \"tls\" autoloads ktls_hs, not tls.ko" \
 		'[ -e /sys/module/ktls_hs ] && [ ! -e /sys/module/tls ]'
+}
+
+# Real peers over the provider under test: OpenSSL's s_server/s_client
+# and nginx, each a TAP script; their diagnostics go to interop.log.
+run_interop() {
+	local t
+	for t in openssl nginx; do
+		KTLS_INTEROP_LOG=$R/interop.log "$KTLS_KSFT/interop/$t.sh" \
+			> "$R/interop-$t.tap" 2>> "$R/interop.log"
+	done
 }
 
 # tls.c takes minutes under TCG: the host cut it into pieces, one fixture
