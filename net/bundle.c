@@ -201,7 +201,7 @@ static int bundle_check_kernel(const u8 *der, size_t len, const char **why)
 	return 0;
 }
 
-/* The certificates, copied into the identity, and checked there. */
+/* The certificates, copied into the identity, and walked there. */
 static int bundle_chain(struct ktls_identity *id, const struct bundle *b,
 			struct ktls_x509 *leaf, const char **why)
 {
@@ -229,8 +229,26 @@ static int bundle_chain(struct ktls_identity *id, const struct bundle *b,
 		id->nr_certs++;
 
 		err = ktls_x509_parse(i ? &cert : leaf, c->der, c->len, why);
-		if (!err)
-			err = bundle_check_kernel(c->der, c->len, why);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Last, as what x509_cert_parse() takes depends on the kernel's config
+ * (one without RSA refuses an RSA certificate): an RSA leaf must get the
+ * same errno everywhere.
+ */
+static int bundle_check_chain(const struct ktls_identity *id,
+			      const char **why)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < id->nr_certs; i++) {
+		err = bundle_check_kernel(id->certs[i].der, id->certs[i].len,
+					  why);
 		if (err)
 			return err;
 	}
@@ -363,6 +381,8 @@ struct ktls_identity *ktls_bundle_parse(const u8 *data, size_t len,
 	err = bundle_chain(id, &b, &leaf, why);
 	if (!err)
 		err = bundle_key(id, &b, &leaf, why);
+	if (!err)
+		err = bundle_check_chain(id, why);
 	if (!err)
 		err = bundle_names(id, &leaf, why);
 	if (err) {

@@ -651,9 +651,13 @@ static void bundle_pem_errors(struct kunit *test)
 
 /* ------------------------------------------- whole bundles, real keys */
 
-/* A certificate for the key whose scalar is @fill repeated, and the key. */
-static struct blob real_bundle(struct kunit *test, u8 fill, struct blob names,
-			       struct blob *leaf)
+/*
+ * A certificate signed with @sig_oid for the key whose scalar is @fill
+ * repeated, and the key.
+ */
+static struct blob real_bundle_signed(struct kunit *test, struct blob sig_oid,
+				      u8 fill, struct blob names,
+				      struct blob *leaf)
 {
 	u8 *priv = kunit_kzalloc(test, KTLS_P256_SCALAR_LEN, GFP_KERNEL);
 	u8 *pub = kunit_kzalloc(test, KTLS_P256_POINT_LEN, GFP_KERNEL);
@@ -667,17 +671,24 @@ static struct blob real_bundle(struct kunit *test, u8 fill, struct blob names,
 	spki = tlv(test, 0x30, 2, tlv(test, 0x30, 2, OID_EC_PUBLIC_KEY, OID_P256),
 		   tlv(test, 0x03, 2, BLOB(0x00),
 		       ((struct blob){ pub, KTLS_P256_POINT_LEN })));
-	*leaf = cert(test, spki,
-		     names.len ? exts(test, san_ext(test, names), NONE) : NONE);
+	*leaf = cert_signed_with(test, sig_oid, spki,
+				 names.len ? exts(test, san_ext(test, names), NONE) :
+					     NONE);
 	key = sec1(test, 1, tlv(test, 0x04, 1,
 				((struct blob){ priv, KTLS_P256_SCALAR_LEN })),
 		   NONE, NONE);
 	return cat(test, *leaf, key);
 }
 
+static struct blob real_bundle(struct kunit *test, u8 fill, struct blob names,
+			       struct blob *leaf)
+{
+	return real_bundle_signed(test, OID_ECDSA_SHA256, fill, names, leaf);
+}
+
 static void bundle_real(struct kunit *test)
 {
-	struct blob leaf, other, b, key1, key2;
+	struct blob leaf, other, odd, b, key1, key2;
 	struct ktls_identity *id;
 	const char *why = NULL;
 	size_t i;
@@ -716,8 +727,8 @@ static void bundle_real(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ktls_bundle_parse(b.data, b.len, &why)),
 			-EBADMSG);
 	/* and a signature algorithm it does not know (1.2.3.4). */
-	b = cat(test, cert_signed_with(test, BLOB(0x06, 0x03, 0x2a, 0x03, 0x04),
-				       p256_spki(test), NONE), key1);
+	b = real_bundle_signed(test, BLOB(0x06, 0x03, 0x2a, 0x03, 0x04), 0x5a,
+			       NONE, &odd);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ktls_bundle_parse(b.data, b.len, &why)),
 			-ENOPKG);
 
