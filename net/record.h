@@ -167,8 +167,8 @@ int ktls_aead_crypt(struct ktls_crypto *c, const struct ktls_prot *prot,
 /*
  * TX path (tx.c).  init, flush and close run under the socket lock (flush
  * and close may let go of it while they wait for send buffer space);
- * sendmsg and splice_eof take it themselves; write_space is TCP's
- * callback; free runs in process context, with the socket unlocked, once
+ * sendmsg and splice_eof take it themselves; init installs tx.c's own
+ * sk_write_space callback; free runs in process context, with the socket unlocked, once
  * close has run.
  */
 int ktls_tx_init(struct sock *sk);
@@ -177,7 +177,6 @@ void ktls_tx_close(struct sock *sk, long timeout);
 void ktls_tx_free(struct ktls_ctx *ctx);
 int ktls_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
 void ktls_splice_eof(struct socket *sock);
-void ktls_tx_write_space(struct sock *sk);
 
 /*
  * RX path (rx.c).  init, rekeyed, close and read_sock run under the

@@ -648,7 +648,7 @@ static void ktls_tx_work(struct work_struct *work)
  * TCP freed send buffer space.  Records we queued while it was full go
  * out from process context, since tcp_sendmsg_locked() may allocate.
  */
-void ktls_tx_write_space(struct sock *sk)
+static void ktls_tx_write_space(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_tx *tx = ctx->tx;
