@@ -106,7 +106,7 @@ size_t ktls_hs_size(const struct ktls_hs_config *cfg);
 /*
  * Set up an engine in @mem (ktls_hs_size() bytes, any alignment of
  * kmalloc).  Takes no reference on @cfg: the glue holds it for the
- * engine's life.  @rnd is called for randomness (get_random_bytes).
+ * engine's life.  Randomness comes from get_random_bytes().
  */
 struct ktls_hs *ktls_hs_init(void *mem, size_t size,
 			     const struct ktls_hs_config *cfg);
