@@ -167,12 +167,13 @@ int ktls_aead_crypt(struct ktls_crypto *c, const struct ktls_prot *prot,
 /*
  * TX path (tx.c).  init, flush and close run under the socket lock (flush
  * and close may let go of it while they wait for send buffer space);
- * sendmsg and splice_eof take it themselves; init installs tx.c's own
+ * sendmsg, splice_eof and shutdown take it themselves; init installs tx.c's own
  * sk_write_space callback; free runs in process context, with the socket unlocked, once
  * close has run.
  */
 int ktls_tx_init(struct sock *sk);
 int ktls_tx_flush(struct sock *sk);	/* close the open record and push it */
+int ktls_tx_shutdown(struct sock *sk);	/* all of it to TCP, before its FIN */
 void ktls_tx_close(struct sock *sk, long timeout);
 void ktls_tx_free(struct ktls_ctx *ctx);
 int ktls_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);

@@ -632,6 +632,38 @@ int ktls_tx_flush(struct sock *sk)
 	return err == -EAGAIN ? 0 : err;
 }
 
+/*
+ * inet_shutdown() marks the socket SEND_SHUTDOWN before TCP queues its
+ * FIN, and from then on TCP takes nothing more from us: so the open
+ * record and every sealed one must be in TCP's hands first.  Waits for
+ * send buffer space within SO_SNDTIMEO, as a blocking send() would.
+ */
+int ktls_tx_shutdown(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_tx *tx = ctx->tx;
+	long timeo;
+	int err;
+
+	err = mutex_lock_interruptible(&tx->send_lock);
+	if (err)
+		return err;
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, false);
+	err = ktls_tx_close_open(sk, ctx, tx, &timeo, false);
+	if (err == -EAGAIN)
+		err = ktls_tx_drain(sk, tx, 0, &timeo, false);
+	/*
+	 * A socket that can no longer send (reset, or shut down before)
+	 * loses what is queued either way; TCP's shutdown reports its state.
+	 */
+	if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN))
+		err = 0;
+	release_sock(sk);
+	mutex_unlock(&tx->send_lock);
+	return err;
+}
+
 static void ktls_tx_work(struct work_struct *work)
 {
 	struct ktls_tx *tx = container_of(work, struct ktls_tx, work);

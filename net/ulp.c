@@ -136,6 +136,24 @@ static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
 	return ktls_read_sock(sk, desc, recv_actor);
 }
 
+/*
+ * Not a proto op: inet_shutdown() sets SEND_SHUTDOWN before it calls the
+ * proto's shutdown, and TCP refuses our records from then on.  What the
+ * application sent under MSG_MORE goes out ahead of the FIN.
+ */
+static int ktls_ops_shutdown(struct socket *sock, int how)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
+	int err;
+
+	if (ktls_tx_on(ctx) && (how == SHUT_WR || how == SHUT_RDWR)) {
+		err = ktls_tx_shutdown(sock->sk);
+		if (err)
+			return err;
+	}
+	return ctx->sk_ops->shutdown(sock, how);
+}
+
 static void ktls_ctx_free(struct ktls_ctx *ctx)
 {
 	struct sock *sk = ctx->sk;
@@ -276,6 +294,7 @@ static void ktls_build_prot(enum ktls_family family, const struct proto *base,
 	ops->poll = ktls_ops_poll;
 	ops->splice_read = ktls_ops_splice_read;
 	ops->read_sock = ktls_ops_read_sock;
+	ops->shutdown = ktls_ops_shutdown;
 	ktls_base_ops[family] = base_ops;
 }
 

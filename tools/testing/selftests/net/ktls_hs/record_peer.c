@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -234,6 +235,73 @@ TEST_F(peer, send_msg_more_joins)
 	ASSERT_EQ(send(p->ktls, "ed", 2, 0), 2);
 	ASSERT_EQ(peer_recv_check(_metadata, p, TLSREC_DATA, &data), 6);
 	EXPECT_EQ(memcmp(data, "joined", 6), 0);
+}
+
+/*
+ * shutdown(SHUT_WR) sends the record MSG_MORE held open, then the FIN:
+ * the peer reads the data, then EOF, and the socket sends no more.
+ */
+TEST_F(peer, send_msg_more_shutdown)
+{
+	struct conn *p = &self->p;
+	__u8 *data;
+
+	ASSERT_EQ(send(p->ktls, "pending", 7, MSG_MORE), 7);
+	ASSERT_EQ(shutdown(p->ktls, SHUT_WR), 0);
+	ASSERT_EQ(peer_recv_check(_metadata, p, TLSREC_DATA, &data), 7);
+	EXPECT_EQ(memcmp(data, "pending", 7), 0);
+	EXPECT_EQ(tlsrec_read(p->raw, p->rec), 0);
+	EXPECT_EQ(send(p->ktls, "x", 1, MSG_NOSIGNAL), -1);
+	EXPECT_EQ(errno, EPIPE);
+	/* The other direction still works. */
+	ASSERT_EQ(peer_send(p, TLSREC_DATA, "back", 4, 0), 0);
+	ASSERT_EQ(recv(p->ktls, p->buf, sizeof(p->buf), 0), 4);
+	EXPECT_EQ(memcmp(p->buf, "back", 4), 0);
+}
+
+/*
+ * The same with full records sealed ahead of the open one, more than the
+ * peer's receive buffer holds until it reads: the shutdown waits for TCP
+ * to take them all, in order, before the FIN.
+ */
+TEST_F(peer, send_msg_more_shutdown_big)
+{
+	static __u8 src[300000];
+	struct conn *p = &self->p;
+	size_t got = 0, off = 0;
+	int rcvbuf = 16384, status;
+	__u8 *data;
+	ssize_t n;
+	pid_t pid;
+
+	fill(src, sizeof(src), 5);
+	ASSERT_EQ(setsockopt(p->raw, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+			     sizeof(rcvbuf)), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* The writer: kTLS may only hand part of it to TCP at once. */
+		while (off < sizeof(src)) {
+			n = send(p->ktls, src + off, sizeof(src) - off, MSG_MORE);
+			if (n <= 0)
+				_exit(1);
+			off += n;
+		}
+		_exit(shutdown(p->ktls, SHUT_WR) ? 2 : 0);
+	}
+	while (got < sizeof(src)) {
+		n = peer_recv_check(_metadata, p, TLSREC_DATA, &data);
+		if (n <= 0)
+			break;
+		if (got + n > sizeof(src) || memcmp(data, src + got, n))
+			break;
+		got += n;
+	}
+	EXPECT_EQ(got, sizeof(src));
+	EXPECT_EQ(tlsrec_read(p->raw, p->rec), 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("writer status %#x", status);
 }
 
 /* A record type set by cmsg reaches the wire as that type. */
