@@ -24,6 +24,7 @@ struct file;
 struct pipe_inode_info;
 struct poll_table_struct;
 struct ktls_ctx;
+struct page;
 
 /* Wire constants (RFC 5246 6.2, RFC 8446 5). */
 #define KTLS_HEADER_LEN		5
@@ -136,7 +137,9 @@ struct ktls_crypto {
 	bool ready;
 };
 
-/* Record construction (record.c): pure functions, KUnit-tested. */
+/* Record construction and parsing (record.c): pure functions, KUnit-tested. */
+void ktls_prot_init(struct ktls_prot *prot, u16 version,
+		    const struct ktls_cipher *cs);
 void ktls_record_header(u8 *hdr, u8 type, unsigned int body_len);
 /*
  * The AEAD iv of record @seq: @explicit is the 1.2 explicit nonce (from
@@ -153,6 +156,22 @@ unsigned int ktls_record_aad(u8 *aad, const struct ktls_prot *prot, u64 seq,
 			     u8 type, unsigned int inner_len);
 /* Advance to the next record: seq + 1, and the 1.2 explicit nonce. */
 void ktls_record_advance(const struct ktls_prot *prot, struct ktls_crypto *c);
+/*
+ * Check the header @hdr of a received record: returns the length of the
+ * whole record, header included, or -EMSGSIZE (longer than the framing
+ * allows), -EBADMSG (too short to hold nonce and tag), -EINVAL (not the
+ * legacy version 3,3).
+ */
+int ktls_record_parse_header(const struct ktls_prot *prot, const u8 *hdr);
+/*
+ * Find the content type of a decrypted TLS 1.3 record, the last non-zero
+ * byte of its inner plaintext, which lies at [@start, @end) of the buffer
+ * made of @pages (byte b in pages[b / PAGE_SIZE]).  Returns its position
+ * (the content is [@start, position)), or -EBADMSG if the inner plaintext
+ * is all padding (RFC 8446 5.4).
+ */
+int ktls_record_inner_type(struct page *const *pages, unsigned int start,
+			   unsigned int end, u8 *type);
 
 /*
  * Run the AEAD of @c over @src -> @dst (may be the same list): the first

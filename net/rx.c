@@ -233,21 +233,6 @@ static void ktls_rx_abort(struct sock *sk, struct ktls_rx *rx, int err)
 	sk_error_report(sk);
 }
 
-/* A record header is in: how long is the record, or is the stream broken? */
-static int ktls_rx_parse_header(struct ktls_ctx *ctx, const u8 *hdr)
-{
-	const struct ktls_prot *prot = &ctx->prot;
-	unsigned int body = get_unaligned_be16(hdr + 3);
-
-	if (body > ktls_max_body_len(prot))
-		return -EMSGSIZE;
-	if (body < prot->nonce_len + prot->tag_len)
-		return -EBADMSG;
-	if (get_unaligned_be16(hdr + 1) != KTLS_LEGACY_VERSION)
-		return -EINVAL;
-	return KTLS_HEADER_LEN + body;
-}
-
 struct ktls_rx_frame {
 	struct ktls_ctx *ctx;
 	struct ktls_rx *rx;
@@ -278,7 +263,7 @@ static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
 			u8 hdr[KTLS_HEADER_LEN];
 
 			ktls_rx_rec_read(rx->cur, 0, hdr, KTLS_HEADER_LEN);
-			ret = ktls_rx_parse_header(f->ctx, hdr);
+			ret = ktls_record_parse_header(&f->ctx->prot, hdr);
 			if (ret < 0) {
 				f->err = ret;
 				desc->count = 0;
@@ -377,7 +362,7 @@ static int ktls_rx_tcp_sg(struct sk_buff *skb, unsigned int off,
 static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
 			  struct ktls_rx *rx, const u8 *hdr)
 {
-	int need = ktls_rx_parse_header(ctx, hdr);
+	int need = ktls_record_parse_header(&ctx->prot, hdr);
 
 	if (need < 0)
 		ktls_rx_abort(sk, rx, need);
@@ -747,14 +732,11 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	rec->type = hdr[0];
 	pos = prot->prepend_len + inner;
 	if (prot->version == TLS_1_3_VERSION) {
-		/* The inner type is the last non-zero byte (RFC 8446 5.4). */
-		rec->type = 0;
-		while (pos > prot->prepend_len && !rec->type) {
-			pos--;
-			ktls_rx_rec_read(rec, pos, &rec->type, 1);
-		}
-		if (!rec->type)
-			return ktls_rx_bad(sk, rx, -EBADMSG);
+		err = ktls_record_inner_type(rec->pages, prot->prepend_len, pos,
+					     &rec->type);
+		if (err < 0)
+			return ktls_rx_bad(sk, rx, err);
+		pos = err;
 	}
 	rec->off = prot->prepend_len;
 	rec->plain = pos - prot->prepend_len;

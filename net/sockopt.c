@@ -18,21 +18,6 @@
 
 #include "ktls.h"
 
-static void ktls_prot_init(struct ktls_prot *prot, u16 version,
-			   const struct ktls_cipher *cs)
-{
-	bool tls13 = version == TLS_1_3_VERSION;
-
-	prot->version = version;
-	prot->cipher = cs;
-	prot->nonce_len = tls13 ? 0 : cs->nonce_len;
-	prot->prepend_len = KTLS_HEADER_LEN + prot->nonce_len;
-	prot->tag_len = cs->tag_len;
-	prot->tail_len = tls13 ? 1 : 0;
-	prot->overhead = prot->prepend_len + prot->tail_len + prot->tag_len;
-	prot->aad_len = tls13 ? KTLS_HEADER_LEN : KTLS_MAX_AAD_LEN;
-}
-
 static void ktls_crypto_clear(struct ktls_crypto *c)
 {
 	crypto_free_aead(c->aead);
