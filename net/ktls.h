@@ -39,6 +39,10 @@ enum ktls_conf {
  * @rx_conf:	enum ktls_conf of RX
  * @zerocopy_sendfile: TLS_TX_ZEROCOPY_RO was set
  * @rx_no_pad:	TLS_RX_EXPECT_NO_PAD was set
+ * @keys_staged: a kernel handshake left keys in @tx_crypto.info and
+ *		@rx_crypto.info that are not installed yet (keys.c)
+ * @keys_from_kernel: the keys come from the in-kernel handshake, so
+ *		getsockopt does not hand them out
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
@@ -55,6 +59,8 @@ struct ktls_ctx {
 	u8 rx_conf;
 	bool zerocopy_sendfile;
 	bool rx_no_pad;
+	bool keys_staged;
+	bool keys_from_kernel;
 	struct rcu_head rcu;
 };
 
@@ -81,8 +87,19 @@ int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb);
 size_t ktls_diag_get_info_size(const struct sock *sk);
 
-/* Drop keys and AEAD state of both directions (ulp.c, on free). */
+/* Keys (keys.c).  Drop keys and AEAD state of both directions on free. */
 void ktls_crypto_free(struct ktls_ctx *ctx);
+int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
+		  unsigned int len);
+int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
+		    const union ktls_crypto_info *rx);
+int ktls_keys_install_staged(struct sock *sk);
+
+/* Whether staged keys wait for ktls_keys_install_staged(); no lock needed. */
+static inline bool ktls_keys_staged(const struct ktls_ctx *ctx)
+{
+	return smp_load_acquire(&ctx->keys_staged);
+}
 
 /* Counters of /proc/net/tls_stat (stat.c), named as upstream's. */
 enum ktls_stat {

@@ -69,10 +69,32 @@ static bool ktls_rx_on(const struct ktls_ctx *ctx)
 	return READ_ONCE(ctx->rx_conf) != KTLS_CONF_BASE;
 }
 
+/*
+ * A kernel handshake that finished in softirq left its keys staged: the
+ * first process-context call on the socket installs them, since that may
+ * allocate and sleep.  Calls made with the socket locked use
+ * ktls_keys_install_staged() directly.
+ */
+static int ktls_settle(struct sock *sk, struct ktls_ctx *ctx)
+{
+	int err;
+
+	if (likely(!ktls_keys_staged(ctx)))
+		return 0;
+	lock_sock(sk);
+	err = ktls_keys_install_staged(sk);
+	release_sock(sk);
+	return err;
+}
+
 static int ktls_prot_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
+	int err;
 
+	err = ktls_settle(sk, ctx);
+	if (err)
+		return err;
 	if (!ktls_tx_on(ctx))
 		return ctx->sk_proto->sendmsg(sk, msg, size);
 	return ktls_sendmsg(sk, msg, size);
@@ -82,6 +104,8 @@ static void ktls_prot_splice_eof(struct socket *sock)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
 
+	if (ktls_settle(sock->sk, ctx))
+		return;
 	if (ktls_tx_on(ctx))
 		ktls_splice_eof(sock);
 	else if (ctx->sk_proto->splice_eof)
@@ -92,7 +116,11 @@ static int ktls_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 			     int flags, int *addr_len)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
+	int err;
 
+	err = ktls_settle(sk, ctx);
+	if (err)
+		return err;
 	if (!ktls_rx_on(ctx))
 		return ctx->sk_proto->recvmsg(sk, msg, len, flags, addr_len);
 	return ktls_recvmsg(sk, msg, len, flags, addr_len);
@@ -110,6 +138,8 @@ static __poll_t ktls_ops_poll(struct file *file, struct socket *sock,
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
 
+	/* On failure sk_err is set, and the base poll reports it. */
+	ktls_settle(sock->sk, ctx);
 	if (!ktls_rx_on(ctx))
 		return ctx->sk_ops->poll(file, sock, wait);
 	return ktls_poll(file, sock, wait);
@@ -120,7 +150,11 @@ static ssize_t ktls_ops_splice_read(struct socket *sock, loff_t *ppos,
 				    unsigned int flags)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
+	int err;
 
+	err = ktls_settle(sock->sk, ctx);
+	if (err)
+		return err;
 	if (!ktls_rx_on(ctx))
 		return ctx->sk_ops->splice_read(sock, ppos, pipe, len, flags);
 	return ktls_splice_read(sock, ppos, pipe, len, flags);
@@ -130,7 +164,12 @@ static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
 			      sk_read_actor_t recv_actor)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
+	int err;
 
+	/* Called with the socket locked. */
+	err = ktls_keys_install_staged(sk);
+	if (err)
+		return err;
 	if (!ktls_rx_on(ctx))
 		return ctx->sk_ops->read_sock(sk, desc, recv_actor);
 	return ktls_read_sock(sk, desc, recv_actor);
