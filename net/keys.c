@@ -207,7 +207,8 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
  * ktls_keys_stage() - park the keys of a finished kernel handshake
  * @ctx:	context of the socket, which is locked (bh-locked in
  *		softirq is enough) and has no keys yet
- * @keys:	TX and RX crypto info; copied, the caller wipes its own
+ * @tx:		TX crypto info; copied, the caller wipes its own
+ * @rx:		RX crypto info, likewise
  *
  * Any context.  The keys are checked here, so that installing them later
  * can only fail for lack of memory.
