@@ -51,6 +51,8 @@ enum ktls_hs_ext_bit {
  * @random:		32 bytes
  * @session_id:		legacy_session_id, 0..32 bytes
  * @suites:		cipher_suites, even length >= 2
+ * @compression:	legacy_compression_methods, holding 0 (null); a
+ *			TLS 1.3 ClientHello must hold only that
  * @exts:		KTLS_EXTB_* bits of the extensions present
  * @versions:		supported_versions list (2 bytes each), if present
  * @groups:		supported_groups list (2 bytes each)
@@ -85,6 +87,7 @@ struct ktls_hs_client_hello {
 	const u8 *random;
 	struct ktls_hs_vec session_id;
 	struct ktls_hs_vec suites;
+	struct ktls_hs_vec compression;
 	u32 exts;
 	struct ktls_hs_vec versions;
 	struct ktls_hs_vec groups;
@@ -118,8 +121,12 @@ static inline bool ktls_hs_ch_has(const struct ktls_hs_client_hello *ch,
  * compression_methods holds the null method, list lengths are even where
  * entries are 2 bytes, empty lists where the RFC forbids them, and the
  * shapes documented in struct ktls_hs_client_hello.  Unknown extensions
- * are skipped.  Version negotiation and what is *supported* is the
- * state machine's business, not the parser's.
+ * are skipped, but not repeated.  Version negotiation and what is
+ * *supported* is the state machine's business, not the parser's.
+ * A message with a type other than ClientHello gets unexpected_message;
+ * one with more than 64 unknown extensions or 32 key shares gets
+ * decode_error (a bound on the work of finding duplicates).  On error
+ * @ch holds nothing useful.
  */
 int ktls_hs_parse_client_hello(const u8 *msg, size_t len,
 			       struct ktls_hs_client_hello *ch);
@@ -137,8 +144,9 @@ bool ktls_hs_ch_key_share(const struct ktls_hs_client_hello *ch, u16 group,
 			  struct ktls_hs_vec *share);
 
 /*
- * Pick the first protocol of the server's @ours (an ALPN
- * protocol_name_list in wire format, as the listener was configured)
+ * Pick the first protocol of the server's @ours (the contents of an ALPN
+ * protocol_name_list, entries of length(1) name, as the listener was
+ * configured)
  * that the client also offered; server preference order.  Returns true
  * and the name (pointing into @ours) on a match.
  */
