@@ -1,0 +1,833 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the handshake message codecs (net/hs/): the ClientHello
+ * parser against real ClientHellos (RFC 8448 and OpenSSL 3.0, see
+ * hs_codec_vectors.h) and against hostile ones, each of which must get
+ * the alert its RFC names.
+ *
+ * Every message under test sits in a buffer allocated to its exact
+ * length, so that on a KASAN kernel a read one byte past the end is
+ * reported, not silently tolerated; the truncation tests rely on it.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+
+#include "../hs/codec.h"
+#include "hs_codec_vectors.h"
+
+#define DECODE		KTLS_ALERT_DECODE_ERROR
+#define ILLEGAL		KTLS_ALERT_ILLEGAL_PARAMETER
+
+/* A copy of @len bytes in an allocation of exactly that size. */
+static u8 *hs_exact_copy(struct kunit *test, const u8 *src, size_t len)
+{
+	u8 *p = kunit_kmalloc(test, len ?: 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
+	memcpy(p, src, len);
+	return p;
+}
+
+static int hs_parse_copy(struct kunit *test, const u8 *msg, size_t len,
+			 struct ktls_hs_client_hello *ch)
+{
+	return ktls_hs_parse_client_hello(hs_exact_copy(test, msg, len), len,
+					  ch);
+}
+
+static bool hs_vec_is(const struct ktls_hs_vec *v, const void *want,
+		      size_t len)
+{
+	return v->len == len && !memcmp(v->data, want, len);
+}
+
+static void ch_rfc8448_simple(struct kunit *test)
+{
+	static const u8 share[4] = { 0x99, 0x38, 0x1d, 0xe5 };
+	struct ktls_hs_client_hello ch;
+	struct ktls_hs_vec ks;
+	const u8 *msg;
+
+	msg = hs_exact_copy(test, rfc8448_ch, sizeof(rfc8448_ch));
+	KUNIT_ASSERT_EQ(test, ktls_hs_parse_client_hello(msg,
+							 sizeof(rfc8448_ch),
+							 &ch), 0);
+
+	KUNIT_EXPECT_EQ(test, ch.legacy_version, KTLS_VERSION_TLS12);
+	KUNIT_EXPECT_PTR_EQ(test, ch.random, msg + 6);
+	KUNIT_EXPECT_EQ(test, ch.session_id.len, 0);
+	KUNIT_EXPECT_EQ(test, ch.suites.len, 6);
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u16(&ch.suites,
+						    KTLS_SUITE_AES_256_GCM_SHA384));
+	KUNIT_EXPECT_FALSE(test, ch.scsv_reneg);
+	KUNIT_EXPECT_FALSE(test, ch.scsv_fallback);
+	KUNIT_EXPECT_TRUE(test, hs_vec_is(&ch.compression, "", 1));
+
+	KUNIT_EXPECT_EQ(test, ch.exts,
+			BIT(KTLS_EXTB_SERVER_NAME) |
+			BIT(KTLS_EXTB_RENEGOTIATION_INFO) |
+			BIT(KTLS_EXTB_SUPPORTED_GROUPS) |
+			BIT(KTLS_EXTB_SESSION_TICKET) |
+			BIT(KTLS_EXTB_KEY_SHARE) |
+			BIT(KTLS_EXTB_SUPPORTED_VERSIONS) |
+			BIT(KTLS_EXTB_SIGNATURE_ALGORITHMS) |
+			BIT(KTLS_EXTB_PSK_KEY_EXCHANGE_MODES));
+	KUNIT_EXPECT_TRUE(test, hs_vec_is(&ch.server_name, "server", 6));
+	KUNIT_EXPECT_TRUE(test, hs_vec_is(&ch.renegotiation_info, "", 1));
+	KUNIT_EXPECT_EQ(test, ch.session_ticket.len, 0);
+	KUNIT_EXPECT_TRUE(test, hs_vec_is(&ch.versions, "\x03\x04", 2));
+	KUNIT_EXPECT_EQ(test, ch.groups.len, 18);
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u16(&ch.groups,
+						    KTLS_GROUP_SECP256R1));
+	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u16(&ch.groups, 0x001e));
+	KUNIT_EXPECT_EQ(test, ch.sig_algs.len, 30);
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u16(&ch.sig_algs,
+						    KTLS_SIG_ECDSA_SECP256R1_SHA256));
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u8(&ch.psk_modes,
+						   KTLS_PSK_DHE_KE));
+	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u8(&ch.psk_modes,
+						    KTLS_PSK_KE));
+
+	KUNIT_ASSERT_TRUE(test, ktls_hs_ch_key_share(&ch, KTLS_GROUP_X25519,
+						     &ks));
+	KUNIT_EXPECT_EQ(test, ks.len, KTLS_X25519_KEY_LEN);
+	KUNIT_EXPECT_MEMEQ(test, ks.data, share, sizeof(share));
+	KUNIT_EXPECT_PTR_EQ(test, ks.data, msg + 109);
+	KUNIT_EXPECT_FALSE(test, ktls_hs_ch_key_share(&ch, KTLS_GROUP_SECP256R1,
+						      &ks));
+}
+
+static void ch_rfc8448_resumed(struct kunit *test)
+{
+	struct ktls_hs_client_hello ch;
+
+	KUNIT_ASSERT_EQ(test, hs_parse_copy(test, rfc8448_res_ch,
+					    sizeof(rfc8448_res_ch), &ch), 0);
+	KUNIT_EXPECT_TRUE(test, ktls_hs_ch_has(&ch, KTLS_EXTB_PRE_SHARED_KEY));
+	KUNIT_EXPECT_TRUE(test, ktls_hs_ch_has(&ch, KTLS_EXTB_EARLY_DATA));
+	KUNIT_EXPECT_FALSE(test, ktls_hs_ch_has(&ch, KTLS_EXTB_SESSION_TICKET));
+	/* The trace's partial ClientHello is 477 octets long. */
+	KUNIT_EXPECT_EQ(test, ch.binders_offset, 477);
+	/* One identity: a 178-byte ticket and its age. */
+	KUNIT_EXPECT_EQ(test, ch.psk_identities.len, 2 + 178 + 4);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(ch.psk_identities.data), 178);
+	KUNIT_EXPECT_EQ(test, ch.psk_binders.len, 1 + 32);
+	KUNIT_EXPECT_EQ(test, ch.psk_binders.data[0], 32);
+	KUNIT_EXPECT_EQ(test, ch.psk_binders.data[1], 0x3a);
+}
+
+static void ch_openssl(struct kunit *test)
+{
+	static const u8 h2[] = { 2, 'h', '2' };
+	static const u8 prefs[] = { 8, 'h', 't', 't', 'p', '/', '1', '.', '1',
+				    3, 'f', 'o', 'o', 2, 'h', '2' };
+	static const u8 none[] = { 3, 'f', 'o', 'o', 3, 's', 'p', 'd' };
+	struct ktls_hs_vec ours, chosen, ks;
+	struct ktls_hs_client_hello ch;
+
+	KUNIT_ASSERT_EQ(test, hs_parse_copy(test, openssl_ch,
+					    sizeof(openssl_ch), &ch), 0);
+	KUNIT_EXPECT_EQ(test, ch.session_id.len, KTLS_HS_SESSION_ID_MAX);
+	KUNIT_EXPECT_EQ(test, ch.suites.len, 62);
+	KUNIT_EXPECT_TRUE(test, ch.scsv_reneg);
+	KUNIT_EXPECT_FALSE(test, ch.scsv_fallback);
+	KUNIT_EXPECT_TRUE(test, hs_vec_is(&ch.server_name, "ktls.example", 12));
+	KUNIT_EXPECT_TRUE(test, ktls_hs_ch_has(&ch, KTLS_EXTB_EC_POINT_FORMATS));
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u8(&ch.ec_point_formats, 0));
+	KUNIT_EXPECT_TRUE(test,
+			  ktls_hs_ch_has(&ch, KTLS_EXTB_EXTENDED_MASTER_SECRET));
+	KUNIT_EXPECT_FALSE(test,
+			   ktls_hs_ch_has(&ch, KTLS_EXTB_RENEGOTIATION_INFO));
+	KUNIT_EXPECT_EQ(test, ch.versions.len, 8);
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u16(&ch.versions,
+						    KTLS_VERSION_TLS13));
+	KUNIT_EXPECT_TRUE(test, ktls_hs_ch_key_share(&ch, KTLS_GROUP_X25519,
+						     &ks));
+	KUNIT_EXPECT_EQ(test, ks.len, KTLS_X25519_KEY_LEN);
+
+	/* Server preference decides: http/1.1 before h2. */
+	ours.data = prefs;
+	ours.len = sizeof(prefs);
+	KUNIT_ASSERT_TRUE(test, ktls_hs_alpn_select(&ch, &ours, &chosen));
+	KUNIT_EXPECT_TRUE(test, hs_vec_is(&chosen, "http/1.1", 8));
+	KUNIT_EXPECT_PTR_EQ(test, chosen.data, prefs + 1);
+
+	ours.data = prefs + 9;
+	ours.len = sizeof(prefs) - 9;
+	KUNIT_ASSERT_TRUE(test, ktls_hs_alpn_select(&ch, &ours, &chosen));
+	KUNIT_EXPECT_TRUE(test, hs_vec_is(&chosen, "h2", 2));
+
+	ours.data = h2;
+	ours.len = sizeof(h2) - 1;	/* a name cut short never matches */
+	KUNIT_EXPECT_FALSE(test, ktls_hs_alpn_select(&ch, &ours, &chosen));
+
+	ours.data = none;
+	ours.len = sizeof(none);
+	KUNIT_EXPECT_FALSE(test, ktls_hs_alpn_select(&ch, &ours, &chosen));
+}
+
+/* A client that sent no ALPN has nothing to select from. */
+static void ch_alpn_absent(struct kunit *test)
+{
+	static const u8 ours[] = { 2, 'h', '2' };
+	struct ktls_hs_vec o = { .data = ours, .len = sizeof(ours) }, chosen;
+	struct ktls_hs_client_hello ch;
+
+	KUNIT_ASSERT_EQ(test, hs_parse_copy(test, rfc8448_ch,
+					    sizeof(rfc8448_ch), &ch), 0);
+	KUNIT_EXPECT_FALSE(test, ktls_hs_alpn_select(&ch, &o, &chosen));
+}
+
+struct ch_msg {
+	const char *name;
+	const u8 *msg;
+	size_t len;
+};
+
+static const struct ch_msg ch_valid[] = {
+	{ "rfc8448", rfc8448_ch, sizeof(rfc8448_ch) },
+	{ "rfc8448-resumed", rfc8448_res_ch, sizeof(rfc8448_res_ch) },
+	{ "openssl", openssl_ch, sizeof(openssl_ch) },
+};
+
+static void ch_valid_desc(const struct ch_msg *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ch_valid, ch_valid, ch_valid_desc);
+
+/*
+ * Where a prefix of a valid ClientHello is itself well formed once its
+ * enclosing lengths are patched to end there: after the compression
+ * methods (a TLS 1.2 hello without extensions), after an empty extension
+ * block, and after each whole extension.
+ */
+struct ch_layout {
+	size_t ext_block;	/* offset of the extensions' 2-byte length */
+	size_t ext_end[32];	/* end of each extension */
+	unsigned int nr;
+};
+
+static void ch_layout_of(struct kunit *test, const u8 *msg, size_t len,
+			 struct ch_layout *l)
+{
+	size_t p = KTLS_HS_MSG_HDR_LEN + 2 + KTLS_HS_RANDOM_LEN;
+
+	p += 1 + msg[p];
+	p += 2 + get_unaligned_be16(msg + p);
+	p += 1 + msg[p];
+	l->ext_block = p;
+	p += 2;
+	l->nr = 0;
+	while (p < len) {
+		KUNIT_ASSERT_LT(test, l->nr, ARRAY_SIZE(l->ext_end));
+		p += 4 + get_unaligned_be16(msg + p + 2);
+		l->ext_end[l->nr++] = p;
+	}
+	KUNIT_ASSERT_EQ(test, p, len);
+}
+
+static bool ch_layout_boundary(const struct ch_layout *l, size_t cut)
+{
+	unsigned int i;
+
+	if (cut == l->ext_block || cut == l->ext_block + 2)
+		return true;
+	for (i = 0; i < l->nr; i++)
+		if (cut == l->ext_end[i])
+			return true;
+	return false;
+}
+
+enum ch_cut_mode {
+	CUT_ONLY,		/* header still claims the whole message */
+	CUT_FIX_HEADER,		/* header says where the cut is */
+	CUT_FIX_EXTENSIONS,	/* and so does the extension block length */
+};
+
+static int ch_parse_cut(const u8 *msg, size_t cut, enum ch_cut_mode mode,
+			const struct ch_layout *l)
+{
+	struct ktls_hs_client_hello ch;
+	u8 *buf;
+	int ret;
+
+	/* Exactly @cut bytes: KASAN reports any read past them. */
+	buf = kmalloc(cut, GFP_KERNEL);
+	if (!buf && cut)
+		return -ENOMEM;
+	memcpy(buf, msg, cut);
+	if (mode != CUT_ONLY && cut >= KTLS_HS_MSG_HDR_LEN)
+		put_unaligned_be24(cut - KTLS_HS_MSG_HDR_LEN, buf + 1);
+	if (mode == CUT_FIX_EXTENSIONS && cut >= l->ext_block + 2)
+		put_unaligned_be16(cut - l->ext_block - 2, buf + l->ext_block);
+	ret = ktls_hs_parse_client_hello(buf, cut, &ch);
+	kfree(buf);
+	return ret;
+}
+
+static void ch_truncated(struct kunit *test, enum ch_cut_mode mode)
+{
+	const struct ch_msg *v = test->param_value;
+	struct ch_layout l;
+	unsigned int bad = 0;
+	size_t cut;
+
+	ch_layout_of(test, v->msg, v->len, &l);
+	for (cut = 0; cut < v->len; cut++) {
+		int want = DECODE, got;
+
+		if (mode == CUT_FIX_HEADER && cut == l.ext_block)
+			want = 0;
+		if (mode == CUT_FIX_EXTENSIONS && ch_layout_boundary(&l, cut))
+			want = 0;
+		got = ch_parse_cut(v->msg, cut, mode, &l);
+		KUNIT_ASSERT_NE(test, got, -ENOMEM);
+		if (got != want && bad++ < 8)
+			KUNIT_FAIL(test, "cut at %zu of %zu: got %d, want %d",
+				   cut, v->len, got, want);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+/* Every proper prefix, as a short read would deliver it. */
+static void ch_truncated_plain(struct kunit *test)
+{
+	ch_truncated(test, CUT_ONLY);
+}
+
+/* Every prefix, its message length patched to match. */
+static void ch_truncated_header(struct kunit *test)
+{
+	ch_truncated(test, CUT_FIX_HEADER);
+}
+
+/* Every prefix, message and extension block lengths patched. */
+static void ch_truncated_extensions(struct kunit *test)
+{
+	ch_truncated(test, CUT_FIX_EXTENSIONS);
+}
+
+/* A byte appended to a valid ClientHello, with lengths patched to hold it. */
+static void ch_appended_byte(struct kunit *test)
+{
+	const struct ch_msg *v = test->param_value;
+	struct ktls_hs_client_hello ch;
+	struct ch_layout l;
+	u8 *buf;
+
+	ch_layout_of(test, v->msg, v->len, &l);
+	buf = kunit_kmalloc(test, v->len + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memcpy(buf, v->msg, v->len);
+	buf[v->len] = 0;
+
+	/* Past the message's own length. */
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_client_hello(buf, v->len + 1, &ch),
+			DECODE);
+	/* Trailing garbage after the extension block. */
+	put_unaligned_be24(v->len + 1 - KTLS_HS_MSG_HDR_LEN, buf + 1);
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_client_hello(buf, v->len + 1, &ch),
+			DECODE);
+	/* Inside the block, too short to be an extension. */
+	put_unaligned_be16(v->len + 1 - l.ext_block - 2, buf + l.ext_block);
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_client_hello(buf, v->len + 1, &ch),
+			DECODE);
+	/* Lengths that claim the byte, without it. */
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_client_hello(buf, v->len, &ch),
+			DECODE);
+	/* Lengths restored: valid again. */
+	put_unaligned_be24(v->len - KTLS_HS_MSG_HDR_LEN, buf + 1);
+	put_unaligned_be16(v->len - l.ext_block - 2, buf + l.ext_block);
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_client_hello(buf, v->len, &ch), 0);
+}
+
+/*
+ * Hostile ClientHellos, built from a row: the fields between random and
+ * extensions (defaults: empty session id, one suite, null compression),
+ * the contents of the extension block, and bytes after it.
+ */
+struct hs_bytes {
+	const u8 *p;
+	size_t n;
+};
+
+#define HS_BYTES(...) \
+	{ (const u8[]){ __VA_ARGS__ }, sizeof((const u8[]){ __VA_ARGS__ }) }
+#define HS_ARRAY(a)	{ a, sizeof(a) }
+
+struct ch_row {
+	const char *name;
+	unsigned int sid_len;
+	struct hs_bytes suites;		/* whole vector, prefix included */
+	struct hs_bytes comp;		/* whole vector, prefix included */
+	struct hs_bytes exts[3];	/* the extension block, in parts */
+	struct hs_bytes tail;		/* after the extension block */
+	bool no_exts;			/* no extension block at all */
+	u8 type;			/* message type if not ClientHello */
+	int alert;
+};
+
+/* A PSK binder of 32 bytes, its length first. */
+static const u8 binder32[33] = {
+	0x20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+	19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+};
+
+/* pre_shared_key: one identity "t" aged 0, one binder. */
+static const u8 psk_ok[48] = {
+	0x00, 0x29, 0x00, 0x2c, 0x00, 0x07, 0x00, 0x01, 't', 0, 0, 0, 0,
+	0x00, 0x21, 0x20, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+};
+
+static const struct ch_row ch_rows[] = {
+	/* Fixed fields */
+	{ "minimal, no extensions", .no_exts = true },
+	{ "empty extension block" },
+	{ "not a ClientHello", .type = KTLS_HS_SERVER_HELLO,
+	  .alert = KTLS_ALERT_UNEXPECTED_MESSAGE },
+	{ "session id of 32", .sid_len = 32 },
+	{ "session id of 33", .sid_len = 33, .alert = DECODE },
+	{ "session id of 255", .sid_len = 255, .alert = DECODE },
+	{ "suites of odd length", .suites = HS_BYTES(0x00, 0x03, 0x13, 0x01, 0x13),
+	  .alert = DECODE },
+	{ "no suites", .suites = HS_BYTES(0x00, 0x00), .alert = DECODE },
+	{ "suites past the end", .suites = HS_BYTES(0x7f, 0xff, 0x13, 0x01),
+	  .alert = DECODE },
+	{ "no compression methods", .comp = HS_BYTES(0x00), .alert = DECODE },
+	{ "no null compression", .comp = HS_BYTES(0x01, 0x01),
+	  .alert = ILLEGAL },
+	{ "null among others (1.2)", .comp = HS_BYTES(0x02, 0x01, 0x00) },
+	{ "compression past the end", .comp = HS_BYTES(0xff, 0x00),
+	  .alert = DECODE },
+	{ "garbage after the extensions", .tail = HS_BYTES(0x00),
+	  .alert = DECODE },
+	{ "an extension after the block",
+	  .exts = { HS_BYTES(0x00, 0x17, 0x00, 0x00) },
+	  .tail = HS_BYTES(0x00, 0x17, 0x00, 0x00), .alert = DECODE },
+	{ "one byte where extensions go", .no_exts = true,
+	  .tail = HS_BYTES(0x00), .alert = DECODE },
+
+	/* The extension list itself */
+	{ "extension header cut", .exts = { HS_BYTES(0x00, 0x2b, 0x00) },
+	  .alert = DECODE },
+	{ "extension length past the end",
+	  .exts = { HS_BYTES(0x00, 0x2b, 0x00, 0x05, 0x02, 0x03, 0x04) },
+	  .alert = DECODE },
+	{ "unknown extension skipped",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x40, 0x01, 0xfe, 0xfe,
+			   0x00, 0x00) } },
+	{ "duplicate known extension",
+	  .exts = { HS_BYTES(0x00, 0x2b, 0x00, 0x03, 0x02, 0x03, 0x04,
+			   0x00, 0x2b, 0x00, 0x03, 0x02, 0x03, 0x04) },
+	  .alert = ILLEGAL },
+	{ "duplicate empty extension",
+	  .exts = { HS_BYTES(0x00, 0x17, 0x00, 0x00, 0x00, 0x17, 0x00, 0x00) },
+	  .alert = ILLEGAL },
+	{ "duplicate unknown extension",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x40, 0x01,
+			   0x00, 0x2b, 0x00, 0x03, 0x02, 0x03, 0x04,
+			   0x00, 0x1c, 0x00, 0x02, 0x40, 0x01) },
+	  .alert = ILLEGAL },
+
+	/* supported_versions, RFC 8446 4.2.1 */
+	{ "versions empty", .exts = { HS_BYTES(0x00, 0x2b, 0x00, 0x01, 0x00) },
+	  .alert = DECODE },
+	{ "versions of odd length",
+	  .exts = { HS_BYTES(0x00, 0x2b, 0x00, 0x04, 0x03, 0x03, 0x04, 0x03) },
+	  .alert = DECODE },
+	{ "versions shorter than the extension",
+	  .exts = { HS_BYTES(0x00, 0x2b, 0x00, 0x04, 0x02, 0x03, 0x04, 0x00) },
+	  .alert = DECODE },
+	{ "versions longer than the extension",
+	  .exts = { HS_BYTES(0x00, 0x2b, 0x00, 0x03, 0x04, 0x03, 0x04,
+			   0x00, 0x17, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "extension with no data",
+	  .exts = { HS_BYTES(0x00, 0x2b, 0x00, 0x00) }, .alert = DECODE },
+
+	/* supported_groups, signature_algorithms(_cert) */
+	{ "groups empty", .exts = { HS_BYTES(0x00, 0x0a, 0x00, 0x02, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "groups of odd length",
+	  .exts = { HS_BYTES(0x00, 0x0a, 0x00, 0x05, 0x00, 0x03, 0x00, 0x1d,
+			   0x00) },
+	  .alert = DECODE },
+	{ "sig_algs empty",
+	  .exts = { HS_BYTES(0x00, 0x0d, 0x00, 0x02, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "sig_algs of odd length",
+	  .exts = { HS_BYTES(0x00, 0x0d, 0x00, 0x03, 0x00, 0x01, 0x04) },
+	  .alert = DECODE },
+	{ "sig_algs_cert of odd length",
+	  .exts = { HS_BYTES(0x00, 0x32, 0x00, 0x05, 0x00, 0x03, 0x04, 0x03,
+			   0x05) },
+	  .alert = DECODE },
+	{ "sig_algs_cert",
+	  .exts = { HS_BYTES(0x00, 0x32, 0x00, 0x04, 0x00, 0x02, 0x04, 0x03) } },
+
+	/* key_share, RFC 8446 4.2.8 */
+	{ "key_share", .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x07, 0x00, 0x05,
+					  0x00, 0x1d, 0x00, 0x01, 0xaa) } },
+	{ "key_share empty (asks for HRR)",
+	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x02, 0x00, 0x00) } },
+	{ "key_share with no list",
+	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x00) }, .alert = DECODE },
+	{ "key_share of zero length",
+	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x06, 0x00, 0x04, 0x00, 0x17,
+			   0x00, 0x00) },
+	  .alert = DECODE },
+	{ "key_share group twice",
+	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x0c, 0x00, 0x0a, 0x00, 0x1d,
+			     0x00, 0x01, 0xaa, 0x00, 0x1d, 0x00, 0x01, 0xbb) },
+	  .alert = ILLEGAL },
+	{ "key_share entry cut",
+	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x05, 0x00, 0x03, 0x00, 0x1d,
+			   0x00) },
+	  .alert = DECODE },
+	{ "key_share past its list",
+	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x08, 0x00, 0x06, 0x00, 0x1d,
+			   0x00, 0x03, 0x01, 0x02) },
+	  .alert = DECODE },
+	{ "key_share list short of the extension",
+	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x08, 0x00, 0x05, 0x00, 0x1d,
+			     0x00, 0x01, 0xaa, 0x00) },
+	  .alert = DECODE },
+
+	/* server_name, RFC 6066 3 */
+	{ "SNI", .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x06, 0x00, 0x04, 0x00,
+				  0x00, 0x01, 'a') } },
+	{ "SNI list empty", .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x02, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "SNI with no list", .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "SNI name empty",
+	  .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x05, 0x00, 0x03, 0x00, 0x00,
+			   0x00) },
+	  .alert = DECODE },
+	{ "SNI of another type",
+	  .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x06, 0x00, 0x04, 0x01, 0x00,
+			   0x01, 'a') },
+	  .alert = DECODE },
+	{ "SNI with two host names",
+	  .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x0a, 0x00, 0x08, 0x00, 0x00,
+			   0x01, 'a', 0x00, 0x00, 0x01, 'b') },
+	  .alert = ILLEGAL },
+	{ "SNI with a NUL",
+	  .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x08, 0x00, 0x06, 0x00, 0x00,
+			   0x03, 'a', 0x00, 'b') },
+	  .alert = ILLEGAL },
+	{ "SNI name past its list",
+	  .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x06, 0x00, 0x04, 0x00, 0x00,
+			   0x02, 'a') },
+	  .alert = DECODE },
+	{ "SNI list short of the extension",
+	  .exts = { HS_BYTES(0x00, 0x00, 0x00, 0x07, 0x00, 0x04, 0x00, 0x00,
+			   0x01, 'a', 'b') },
+	  .alert = DECODE },
+
+	/* ALPN, RFC 7301 3.1 */
+	{ "ALPN", .exts = { HS_BYTES(0x00, 0x10, 0x00, 0x05, 0x00, 0x03, 0x02,
+				   'h', '2') } },
+	{ "ALPN empty name",
+	  .exts = { HS_BYTES(0x00, 0x10, 0x00, 0x06, 0x00, 0x04, 0x02, 'h',
+			   '2', 0x00) },
+	  .alert = DECODE },
+	{ "ALPN list empty", .exts = { HS_BYTES(0x00, 0x10, 0x00, 0x02, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "ALPN name past its list",
+	  .exts = { HS_BYTES(0x00, 0x10, 0x00, 0x05, 0x00, 0x03, 0x03, 'h',
+			   '2') },
+	  .alert = DECODE },
+
+	/* Lists of one-byte entries */
+	{ "psk_modes empty", .exts = { HS_BYTES(0x00, 0x2d, 0x00, 0x01, 0x00) },
+	  .alert = DECODE },
+	{ "ec_point_formats empty",
+	  .exts = { HS_BYTES(0x00, 0x0b, 0x00, 0x01, 0x00) }, .alert = DECODE },
+	{ "cookie empty", .exts = { HS_BYTES(0x00, 0x2c, 0x00, 0x02, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "cookie", .exts = { HS_BYTES(0x00, 0x2c, 0x00, 0x03, 0x00, 0x01, 0x55) } },
+
+	/* Extensions that are empty in a ClientHello */
+	{ "extended_master_secret with data",
+	  .exts = { HS_BYTES(0x00, 0x17, 0x00, 0x01, 0x00) }, .alert = DECODE },
+	{ "early_data with data",
+	  .exts = { HS_BYTES(0x00, 0x2a, 0x00, 0x01, 0x00) }, .alert = DECODE },
+	{ "session_ticket with a ticket",
+	  .exts = { HS_BYTES(0x00, 0x23, 0x00, 0x03, 0x01, 0x02, 0x03) } },
+
+	/* renegotiation_info, RFC 5746 3.2 */
+	{ "renegotiation_info not empty (shape only)",
+	  .exts = { HS_BYTES(0xff, 0x01, 0x00, 0x02, 0x01, 0x00) } },
+	{ "renegotiation_info with no vector",
+	  .exts = { HS_BYTES(0xff, 0x01, 0x00, 0x00) }, .alert = DECODE },
+	{ "renegotiation_info past its extension",
+	  .exts = { HS_BYTES(0xff, 0x01, 0x00, 0x01, 0x01) }, .alert = DECODE },
+
+	/* pre_shared_key, RFC 8446 4.2.11 */
+	{ "psk last",
+	  .exts = { HS_BYTES(0x00, 0x2a, 0x00, 0x00), HS_ARRAY(psk_ok) } },
+	{ "psk not last",
+	  .exts = { HS_ARRAY(psk_ok), HS_BYTES(0x00, 0x2a, 0x00, 0x00) },
+	  .alert = ILLEGAL },
+	{ "psk followed by an unknown extension",
+	  .exts = { HS_ARRAY(psk_ok), HS_BYTES(0xfa, 0xfa, 0x00, 0x00) },
+	  .alert = ILLEGAL },
+	{ "psk twice",
+	  .exts = { HS_ARRAY(psk_ok), HS_ARRAY(psk_ok) }, .alert = ILLEGAL },
+	{ "psk with no identities",
+	  .exts = { HS_BYTES(0x00, 0x29, 0x00, 0x25, 0x00, 0x00, 0x00, 0x21),
+		    HS_ARRAY(binder32) },
+	  .alert = DECODE },
+	{ "psk identity empty",
+	  .exts = { HS_BYTES(0x00, 0x29, 0x00, 0x2b, 0x00, 0x06, 0x00, 0x00,
+			     0, 0, 0, 0, 0x00, 0x21),
+		    HS_ARRAY(binder32) },
+	  .alert = DECODE },
+	{ "psk identity without its age",
+	  .exts = { HS_BYTES(0x00, 0x29, 0x00, 0x28, 0x00, 0x03, 0x00, 0x01,
+			     't', 0x00, 0x21),
+		    HS_ARRAY(binder32) },
+	  .alert = DECODE },
+	{ "psk with no binders",
+	  .exts = { HS_BYTES(0x00, 0x29, 0x00, 0x0b, 0x00, 0x07, 0x00, 0x01,
+			     't', 0, 0, 0, 0, 0x00, 0x00) },
+	  .alert = DECODE },
+	{ "psk binder of 31 bytes",
+	  .exts = { HS_BYTES(0x00, 0x29, 0x00, 0x2b, 0x00, 0x07, 0x00, 0x01,
+			     't', 0, 0, 0, 0, 0x00, 0x20, 0x1f),
+		    { binder32 + 1, 31 } },
+	  .alert = DECODE },
+	{ "psk with two binders for one identity",
+	  .exts = { HS_BYTES(0x00, 0x29, 0x00, 0x4d, 0x00, 0x07, 0x00, 0x01,
+			     't', 0, 0, 0, 0, 0x00, 0x42),
+		    HS_ARRAY(binder32), HS_ARRAY(binder32) },
+	  .alert = ILLEGAL },
+	{ "psk with a byte after the binders",
+	  .exts = { HS_BYTES(0x00, 0x29, 0x00, 0x2d, 0x00, 0x07, 0x00, 0x01,
+			     't', 0, 0, 0, 0, 0x00, 0x21),
+		    HS_ARRAY(binder32), HS_BYTES(0x00) },
+	  .alert = DECODE },
+};
+
+static void ch_row_desc(const struct ch_row *row, char *desc)
+{
+	strscpy(desc, row->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ch_row, ch_rows, ch_row_desc);
+
+static const u8 ch_default_suites[] = { 0x00, 0x02, 0x13, 0x01 };
+static const u8 ch_default_comp[] = { 0x01, 0x00 };
+
+/* The ClientHello a row describes, in a buffer of exactly its size. */
+static u8 *ch_row_build(struct kunit *test, const struct ch_row *row,
+			size_t *len)
+{
+	struct hs_bytes suites = row->suites, comp = row->comp;
+	size_t body, exts = 0, p;
+	unsigned int i;
+	u8 *msg;
+
+	if (!suites.p) {
+		suites.p = ch_default_suites;
+		suites.n = sizeof(ch_default_suites);
+	}
+	if (!comp.p) {
+		comp.p = ch_default_comp;
+		comp.n = sizeof(ch_default_comp);
+	}
+	for (i = 0; i < ARRAY_SIZE(row->exts); i++)
+		exts += row->exts[i].n;
+	body = 2 + KTLS_HS_RANDOM_LEN + 1 + row->sid_len + suites.n + comp.n +
+	       (row->no_exts ? 0 : 2 + exts) + row->tail.n;
+	*len = KTLS_HS_MSG_HDR_LEN + body;
+	msg = kunit_kzalloc(test, *len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+
+	msg[0] = row->type ?: KTLS_HS_CLIENT_HELLO;
+	put_unaligned_be24(body, msg + 1);
+	put_unaligned_be16(KTLS_VERSION_TLS12, msg + 4);
+	memset(msg + 6, 0xaa, KTLS_HS_RANDOM_LEN);
+	p = 6 + KTLS_HS_RANDOM_LEN;
+	msg[p] = row->sid_len;
+	p += 1 + row->sid_len;
+	memcpy(msg + p, suites.p, suites.n);
+	p += suites.n;
+	memcpy(msg + p, comp.p, comp.n);
+	p += comp.n;
+	if (!row->no_exts) {
+		put_unaligned_be16(exts, msg + p);
+		p += 2;
+		for (i = 0; i < ARRAY_SIZE(row->exts); i++) {
+			if (row->exts[i].n)
+				memcpy(msg + p, row->exts[i].p, row->exts[i].n);
+			p += row->exts[i].n;
+		}
+	}
+	if (row->tail.n)
+		memcpy(msg + p, row->tail.p, row->tail.n);
+	return msg;
+}
+
+static void ch_hostile(struct kunit *test)
+{
+	const struct ch_row *row = test->param_value;
+	struct ktls_hs_client_hello ch;
+	size_t len;
+	u8 *msg;
+
+	msg = ch_row_build(test, row, &len);
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_client_hello(msg, len, &ch),
+			row->alert);
+}
+
+/* A ClientHello whose extension block is @exts, @n bytes. */
+static int ch_parse_exts(struct kunit *test, const u8 *exts, size_t n,
+			 struct ktls_hs_client_hello *ch)
+{
+	struct ch_row row = { .exts = { { exts, n } } };
+	size_t len;
+	u8 *msg;
+
+	msg = ch_row_build(test, &row, &len);
+	return ktls_hs_parse_client_hello(msg, len, ch);
+}
+
+/* SNI names of 255 bytes pass, of 256 are not DNS names. */
+static void ch_sni_lengths(struct kunit *test)
+{
+	struct ktls_hs_client_hello ch;
+	size_t name;
+	u8 *e;
+
+	e = kunit_kzalloc(test, 9 + 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (name = 255; name <= 256; name++) {
+		put_unaligned_be16(KTLS_EXT_SERVER_NAME, e);
+		put_unaligned_be16(name + 5, e + 2);
+		put_unaligned_be16(name + 3, e + 4);
+		e[6] = KTLS_SNI_HOST_NAME;
+		put_unaligned_be16(name, e + 7);
+		memset(e + 9, 'a', name);
+		KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 9 + name, &ch),
+				name == 255 ? 0 : ILLEGAL);
+		if (name == 255)
+			KUNIT_EXPECT_EQ(test, ch.server_name.len, 255);
+	}
+}
+
+/* Unknown extensions: 64 distinct ones pass, the 65th is refused. */
+static void ch_unknown_limit(struct kunit *test)
+{
+	struct ktls_hs_client_hello ch;
+	unsigned int nr;
+	u8 *e;
+
+	e = kunit_kzalloc(test, 4 * 65, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (nr = 0; nr < 65; nr++)
+		put_unaligned_be16(0x1000 + nr, e + 4 * nr);
+	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 64, &ch), 0);
+	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 65, &ch), DECODE);
+	/* A repeat is found wherever it is among them. */
+	put_unaligned_be16(0x1000, e + 4 * 63);
+	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 64, &ch), ILLEGAL);
+}
+
+/* Key shares: 32 distinct groups pass, the 33rd is refused. */
+static void ch_key_share_limit(struct kunit *test)
+{
+	struct ktls_hs_client_hello ch;
+	struct ktls_hs_vec ks;
+	unsigned int nr;
+	u8 *e;
+
+	e = kunit_kzalloc(test, 6 + 5 * 33, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (nr = 0; nr < 33; nr++) {
+		put_unaligned_be16(0x0100 + nr, e + 6 + 5 * nr);
+		put_unaligned_be16(1, e + 6 + 5 * nr + 2);
+		e[6 + 5 * nr + 4] = nr;
+	}
+	put_unaligned_be16(KTLS_EXT_KEY_SHARE, e);
+	for (nr = 32; nr <= 33; nr++) {
+		put_unaligned_be16(2 + 5 * nr, e + 2);
+		put_unaligned_be16(5 * nr, e + 4);
+		KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 6 + 5 * nr, &ch),
+				nr == 32 ? 0 : DECODE);
+		if (nr == 32) {
+			KUNIT_ASSERT_TRUE(test, ktls_hs_ch_key_share(&ch, 0x011f,
+								     &ks));
+			KUNIT_EXPECT_EQ(test, ks.len, 1);
+			KUNIT_EXPECT_EQ(test, ks.data[0], 31);
+		}
+	}
+}
+
+/* Signalling suites are noted wherever they sit in the list. */
+static void ch_scsv_flags(struct kunit *test)
+{
+	struct ch_row row = {
+		.suites = HS_BYTES(0x00, 0x06, 0x56, 0x00, 0x13, 0x01,
+				   0x00, 0xff),
+	};
+	struct ktls_hs_client_hello ch;
+	size_t len;
+	u8 *msg;
+
+	msg = ch_row_build(test, &row, &len);
+	KUNIT_ASSERT_EQ(test, ktls_hs_parse_client_hello(msg, len, &ch), 0);
+	KUNIT_EXPECT_TRUE(test, ch.scsv_reneg);
+	KUNIT_EXPECT_TRUE(test, ch.scsv_fallback);
+	KUNIT_EXPECT_EQ(test, ch.exts, 0);
+}
+
+static void ch_vec_lookups(struct kunit *test)
+{
+	static const u8 two[] = { 0x13, 0x01, 0x00, 0xff, 0x56 };
+	struct ktls_hs_vec v = { .data = two, .len = 4 };
+
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u16(&v, 0x1301));
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u16(&v, 0x00ff));
+	/* Entries are aligned: 01 00 spans two of them. */
+	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u16(&v, 0x0100));
+	/* The byte past @len is not part of the list. */
+	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u16(&v, 0xff56));
+	KUNIT_EXPECT_TRUE(test, ktls_hs_vec_has_u8(&v, 0xff));
+	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u8(&v, 0x56));
+	v.len = 0;
+	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u16(&v, 0x1301));
+	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u8(&v, 0x13));
+}
+
+static struct kunit_case hs_codec_cases[] = {
+	KUNIT_CASE(ch_rfc8448_simple),
+	KUNIT_CASE(ch_rfc8448_resumed),
+	KUNIT_CASE(ch_openssl),
+	KUNIT_CASE(ch_alpn_absent),
+	KUNIT_CASE_PARAM(ch_truncated_plain, ch_valid_gen_params),
+	KUNIT_CASE_PARAM(ch_truncated_header, ch_valid_gen_params),
+	KUNIT_CASE_PARAM(ch_truncated_extensions, ch_valid_gen_params),
+	KUNIT_CASE_PARAM(ch_appended_byte, ch_valid_gen_params),
+	KUNIT_CASE_PARAM(ch_hostile, ch_row_gen_params),
+	KUNIT_CASE(ch_sni_lengths),
+	KUNIT_CASE(ch_unknown_limit),
+	KUNIT_CASE(ch_key_share_limit),
+	KUNIT_CASE(ch_scsv_flags),
+	KUNIT_CASE(ch_vec_lookups),
+	{}
+};
+
+static struct kunit_suite hs_codec_suite = {
+	.name = "ktls_hs_codec",
+	.test_cases = hs_codec_cases,
+};
+
+/* Module metadata and the KUnit namespace import are in ulp_kunit.c. */
+kunit_test_suite(hs_codec_suite);
