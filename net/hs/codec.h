@@ -154,7 +154,13 @@ bool ktls_hs_alpn_select(const struct ktls_hs_client_hello *ch,
 			 const struct ktls_hs_vec *ours,
 			 struct ktls_hs_vec *chosen);
 
-/* Output buffer the builders append to. */
+/*
+ * Output buffer the builders append to.  A builder also returns -EINVAL,
+ * writing nothing, for what no message can carry: a session id over 32
+ * bytes, an empty key share or cookie, an ALPN name of 0 or over 255
+ * bytes, no certificate or an empty one, a vector too long for its
+ * length field.
+ */
 struct ktls_hs_buf {
 	u8 *data;
 	size_t len;
@@ -193,6 +199,7 @@ struct ktls_hs_cert_ref {
 	const u8 *der;
 	u32 len;
 };
+
 int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 			      const struct ktls_hs_cert_ref *certs,
 			      unsigned int nr);
@@ -200,7 +207,8 @@ int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 /*
  * The content a TLS 1.3 CertificateVerify signs (RFC 8446 4.4.3): 64
  * spaces, the context string, a zero byte, the transcript hash.  Writes
- * it to @out (at least KTLS_HS_CV_CONTENT_MAX bytes), returns its length.
+ * it to @out (at least KTLS_HS_CV_CONTENT_MAX bytes), returns its length,
+ * or 0 for a @hash_len over 48.
  */
 #define KTLS_HS_CV_CONTENT_MAX	(64 + 33 + 1 + 48)
 size_t ktls_hs_cert_verify_content(u8 *out, bool server,
@@ -216,7 +224,8 @@ int ktls_hs_build_finished(struct ktls_hs_buf *b, const u8 *verify_data,
 
 /*
  * Parse a Finished message (@msg at its header, @len exact) of @expected
- * length; returns 0 and the verify_data, or the alert (decode_error).
+ * length; returns 0 and the verify_data, or the alert (decode_error;
+ * unexpected_message for another message type).
  */
 int ktls_hs_parse_finished(const u8 *msg, size_t len, size_t expected,
 			   const u8 **verify_data);
