@@ -3,7 +3,9 @@
  * KUnit tests of the handshake message codecs (net/hs/): the ClientHello
  * parser against real ClientHellos (RFC 8448 and OpenSSL 3.0, see
  * hs_codec_vectors.h) and against hostile ones, each of which must get
- * the alert its RFC names.
+ * the alert its RFC names; the server's messages rebuilt byte for byte
+ * from the fields of RFC 8448's traces, in buffers too small for them
+ * too; the Finished parser.
  *
  * Every message under test sits in a buffer allocated to its exact
  * length, so that on a KASAN kernel a read one byte past the end is
@@ -806,6 +808,416 @@ static void ch_vec_lookups(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ktls_hs_vec_has_u8(&v, 0x13));
 }
 
+/* RFC 8448 3: the server's random and x25519 public key. */
+static const u8 rfc8448_sh_random[KTLS_HS_RANDOM_LEN] = {
+	0xa6, 0xaf, 0x06, 0xa4, 0x12, 0x18, 0x60, 0xdc, 0x5e, 0x6e, 0x60, 0x24,
+	0x9c, 0xd3, 0x4c, 0x95, 0x93, 0x0c, 0x8a, 0xc5, 0xcb, 0x14, 0x34, 0xda,
+	0xc1, 0x55, 0x77, 0x2e, 0xd3, 0xe2, 0x69, 0x28,
+};
+
+static const u8 rfc8448_sh_share[KTLS_X25519_KEY_LEN] = {
+	0xc9, 0x82, 0x88, 0x76, 0x11, 0x20, 0x95, 0xfe, 0x66, 0x76, 0x2b, 0xdb,
+	0xf7, 0xc6, 0x72, 0xe1, 0x56, 0xd6, 0xcc, 0x25, 0x3b, 0x83, 0x3d, 0xf1,
+	0xdd, 0x69, 0xb1, 0xb0, 0x4e, 0x75, 0x1f, 0x0f,
+};
+
+/* Where the trace's messages keep what the builders take as arguments. */
+#define HRR_COOKIE_OFF	56	/* the cookie, after its two lengths */
+#define HRR_COOKIE_LEN	114
+#define CERT_DER_OFF	11	/* header, context, list and entry lengths */
+#define CERT_DER_LEN	432
+#define CV_SIG_OFF	8	/* header, scheme, signature length */
+#define CV_SIG_LEN	128
+
+/*
+ * A builder under test: called with a buffer, it appends its message.
+ * Each is run into buffers of every capacity short of what it needs, which
+ * must fail with -ENOSPC and leave the buffer as it was, then into one of
+ * exactly the right size, which must produce @want.
+ */
+struct build_case {
+	const char *name;
+	int (*build)(struct ktls_hs_buf *b);
+	const u8 *want;
+	size_t want_len;
+};
+
+static const struct ktls_hs_vec no_session_id;
+
+static int build_rfc8448_sh(struct ktls_hs_buf *b)
+{
+	return ktls_hs_build_server_hello(b, rfc8448_sh_random, &no_session_id,
+					  KTLS_SUITE_AES_128_GCM_SHA256,
+					  KTLS_GROUP_X25519, rfc8448_sh_share,
+					  sizeof(rfc8448_sh_share));
+}
+
+static int build_rfc8448_hrr(struct ktls_hs_buf *b)
+{
+	const struct ktls_hs_vec cookie = {
+		.data = rfc8448_hrr + HRR_COOKIE_OFF,
+		.len = HRR_COOKIE_LEN,
+	};
+
+	return ktls_hs_build_hello_retry(b, &no_session_id,
+					 KTLS_SUITE_AES_128_GCM_SHA256,
+					 KTLS_GROUP_SECP256R1, &cookie);
+}
+
+static int build_rfc8448_cert(struct ktls_hs_buf *b)
+{
+	const struct ktls_hs_cert_ref cert = {
+		.der = rfc8448_cert + CERT_DER_OFF,
+		.len = CERT_DER_LEN,
+	};
+
+	return ktls_hs_build_certificate(b, &cert, 1);
+}
+
+static int build_rfc8448_cv(struct ktls_hs_buf *b)
+{
+	return ktls_hs_build_certificate_verify(b, 0x0804,
+						rfc8448_cv + CV_SIG_OFF,
+						CV_SIG_LEN);
+}
+
+static int build_rfc8448_sfin(struct ktls_hs_buf *b)
+{
+	return ktls_hs_build_finished(b, rfc8448_sfin + KTLS_HS_MSG_HDR_LEN,
+				      sizeof(rfc8448_sfin) -
+				      KTLS_HS_MSG_HDR_LEN);
+}
+
+/* ServerHello echoing a 32-byte session id, with a P-256 share. */
+static const u8 sh_sid_p256[] = {
+	0x02, 0x00, 0x00, 0x97, 0x03, 0x03, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+	0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+	0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+	0x11, 0x11, 0x20, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22,
+	0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22,
+	0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x22, 0x13,
+	0x02, 0x00, 0x00, 0x4f, 0x00, 0x33, 0x00, 0x45, 0x00, 0x17, 0x00, 0x41,
+	0x04, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
+	0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
+	0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
+	0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
+	0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
+	0x33, 0x33, 0x33, 0x33, 0x33, 0x00, 0x2b, 0x00, 0x02, 0x03, 0x04,
+};
+
+static int build_sh_sid_p256(struct ktls_hs_buf *b)
+{
+	u8 random[KTLS_HS_RANDOM_LEN], sid[KTLS_HS_SESSION_ID_MAX];
+	u8 share[KTLS_P256_SHARE_LEN];
+	struct ktls_hs_vec session_id = { .data = sid, .len = sizeof(sid) };
+
+	memset(random, 0x11, sizeof(random));
+	memset(sid, 0x22, sizeof(sid));
+	share[0] = 0x04;
+	memset(share + 1, 0x33, sizeof(share) - 1);
+	return ktls_hs_build_server_hello(b, random, &session_id,
+					  KTLS_SUITE_AES_256_GCM_SHA384,
+					  KTLS_GROUP_SECP256R1, share,
+					  sizeof(share));
+}
+
+/* HelloRetryRequest without a cookie, echoing a 1-byte session id. */
+static const u8 hrr_no_cookie[] = {
+	0x02, 0x00, 0x00, 0x35, 0x03, 0x03, 0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a,
+	0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91, 0xc2, 0xa2,
+	0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8,
+	0x33, 0x9c, 0x01, 0x5a, 0x13, 0x03, 0x00, 0x00, 0x0c, 0x00, 0x33, 0x00,
+	0x02, 0x00, 0x1d, 0x00, 0x2b, 0x00, 0x02, 0x03, 0x04,
+};
+
+static int build_hrr_no_cookie(struct ktls_hs_buf *b)
+{
+	static const u8 sid = 0x5a;
+	struct ktls_hs_vec session_id = { .data = &sid, .len = 1 };
+
+	return ktls_hs_build_hello_retry(b, &session_id,
+					 KTLS_SUITE_CHACHA20_POLY1305_SHA256,
+					 KTLS_GROUP_X25519, NULL);
+}
+
+static const u8 ee_none[] = { 0x08, 0x00, 0x00, 0x02, 0x00, 0x00 };
+
+static int build_ee_none(struct ktls_hs_buf *b)
+{
+	return ktls_hs_build_encrypted_extensions(b, false, NULL);
+}
+
+/* The empty server_name RFC 8448's EncryptedExtensions ends with. */
+static const u8 ee_sni[] = {
+	0x08, 0x00, 0x00, 0x06, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00,
+};
+
+static int build_ee_sni(struct ktls_hs_buf *b)
+{
+	return ktls_hs_build_encrypted_extensions(b, true, NULL);
+}
+
+static const u8 ee_sni_alpn[] = {
+	0x08, 0x00, 0x00, 0x15, 0x00, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10,
+	0x00, 0x0b, 0x00, 0x09, 0x08, 'h', 't', 't', 'p', '/', '1', '.', '1',
+};
+
+static int build_ee_sni_alpn(struct ktls_hs_buf *b)
+{
+	const struct ktls_hs_vec alpn = { .data = "http/1.1", .len = 8 };
+
+	return ktls_hs_build_encrypted_extensions(b, true, &alpn);
+}
+
+/* Two certificates, a leaf and its issuer, each with empty extensions. */
+static const u8 cert_chain[] = {
+	0x0b, 0x00, 0x00, 0x13, 0x00, 0x00, 0x00, 0x0f, 0x00, 0x00, 0x03, 0x30,
+	0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x30, 0x00, 0x00, 0x00,
+};
+
+static int build_cert_chain(struct ktls_hs_buf *b)
+{
+	static const u8 leaf[] = { 0x30, 0x01, 0x00 }, ca[] = { 0x30, 0x00 };
+	const struct ktls_hs_cert_ref certs[] = {
+		{ .der = leaf, .len = sizeof(leaf) },
+		{ .der = ca, .len = sizeof(ca) },
+	};
+
+	return ktls_hs_build_certificate(b, certs, ARRAY_SIZE(certs));
+}
+
+/* An ECDSA P-256 signature is DER: the length varies, 70..72 bytes. */
+static const u8 cv_ecdsa[] = {
+	0x0f, 0x00, 0x00, 0x08, 0x04, 0x03, 0x00, 0x04, 0x30, 0x02, 0x02, 0x00,
+};
+
+static int build_cv_ecdsa(struct ktls_hs_buf *b)
+{
+	static const u8 sig[] = { 0x30, 0x02, 0x02, 0x00 };
+
+	return ktls_hs_build_certificate_verify(b,
+						KTLS_SIG_ECDSA_SECP256R1_SHA256,
+						sig, sizeof(sig));
+}
+
+static const struct build_case build_cases[] = {
+	{ "rfc8448 ServerHello", build_rfc8448_sh, rfc8448_sh,
+	  sizeof(rfc8448_sh) },
+	{ "rfc8448 HelloRetryRequest", build_rfc8448_hrr, rfc8448_hrr,
+	  sizeof(rfc8448_hrr) },
+	{ "rfc8448 Certificate", build_rfc8448_cert, rfc8448_cert,
+	  sizeof(rfc8448_cert) },
+	{ "rfc8448 CertificateVerify", build_rfc8448_cv, rfc8448_cv,
+	  sizeof(rfc8448_cv) },
+	{ "rfc8448 server Finished", build_rfc8448_sfin, rfc8448_sfin,
+	  sizeof(rfc8448_sfin) },
+	{ "ServerHello, session id, P-256", build_sh_sid_p256, sh_sid_p256,
+	  sizeof(sh_sid_p256) },
+	{ "HelloRetryRequest without cookie", build_hrr_no_cookie,
+	  hrr_no_cookie, sizeof(hrr_no_cookie) },
+	{ "EncryptedExtensions, empty", build_ee_none, ee_none,
+	  sizeof(ee_none) },
+	{ "EncryptedExtensions, SNI", build_ee_sni, ee_sni, sizeof(ee_sni) },
+	{ "EncryptedExtensions, SNI and ALPN", build_ee_sni_alpn, ee_sni_alpn,
+	  sizeof(ee_sni_alpn) },
+	{ "Certificate, two", build_cert_chain, cert_chain,
+	  sizeof(cert_chain) },
+	{ "CertificateVerify, ECDSA", build_cv_ecdsa, cv_ecdsa,
+	  sizeof(cv_ecdsa) },
+};
+
+static void build_case_desc(const struct build_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(build_case, build_cases, build_case_desc);
+
+/* Bytes already in the buffer, which a builder must append after. */
+static const u8 build_prefix[3] = { 0xa1, 0xa2, 0xa3 };
+
+static void build_exact(struct kunit *test)
+{
+	const struct build_case *c = test->param_value;
+	size_t cap = sizeof(build_prefix) + c->want_len;
+	struct ktls_hs_buf b;
+
+	/* Exactly the room needed: KASAN reports a write past it. */
+	b.data = kunit_kmalloc(test, cap, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b.data);
+	memcpy(b.data, build_prefix, sizeof(build_prefix));
+	b.len = sizeof(build_prefix);
+	b.cap = cap;
+
+	KUNIT_ASSERT_EQ(test, c->build(&b), 0);
+	KUNIT_ASSERT_EQ(test, b.len, cap);
+	KUNIT_EXPECT_MEMEQ(test, b.data, build_prefix, sizeof(build_prefix));
+	KUNIT_EXPECT_MEMEQ(test, b.data + sizeof(build_prefix), c->want,
+			   c->want_len);
+}
+
+static void build_no_room(struct kunit *test)
+{
+	const struct build_case *c = test->param_value;
+	struct ktls_hs_buf b;
+	unsigned int bad = 0;
+	size_t cap;
+
+	for (cap = sizeof(build_prefix);
+	     cap < sizeof(build_prefix) + c->want_len; cap++) {
+		int ret;
+
+		b.data = kmalloc(cap, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, b.data);
+		memcpy(b.data, build_prefix, sizeof(build_prefix));
+		b.len = sizeof(build_prefix);
+		b.cap = cap;
+		ret = c->build(&b);
+		if ((ret != -ENOSPC || b.len != sizeof(build_prefix) ||
+		     memcmp(b.data, build_prefix, sizeof(build_prefix))) &&
+		    bad++ < 8)
+			KUNIT_FAIL(test, "cap %zu: ret %d, len %zu", cap, ret,
+				   b.len);
+		kfree(b.data);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+/* What no message can carry is refused before anything is written. */
+static void build_invalid(struct kunit *test)
+{
+	u8 data[16], random[KTLS_HS_RANDOM_LEN] = {}, big[256] = {};
+	struct ktls_hs_buf b = { .data = data, .cap = sizeof(data) };
+	struct ktls_hs_vec sid = { .data = big, .len = 33 };
+	struct ktls_hs_vec empty = { .data = big, .len = 0 };
+	struct ktls_hs_vec alpn = { .data = big, .len = 256 };
+	struct ktls_hs_cert_ref certs[2] = {
+		{ .der = big, .len = 1 }, { .der = big, .len = 0 },
+	};
+
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_server_hello(&b, random, &sid,
+							 0x1301, 0x1d, big, 32),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_server_hello(&b, random, &empty,
+							 0x1301, 0x1d, big, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_hello_retry(&b, &sid, 0x1301,
+							0x1d, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_hello_retry(&b, &empty, 0x1301,
+							0x1d, &empty),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_encrypted_extensions(&b, false,
+								 &empty),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_encrypted_extensions(&b, false,
+								 &alpn),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, b.len, 0);
+}
+
+/* A buffer already past its capacity takes nothing. */
+static void build_overfull(struct kunit *test)
+{
+	u8 data[8] = {};
+	struct ktls_hs_buf b = { .data = data, .len = 9, .cap = 8 };
+
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_finished(&b, data, 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, b.len, 9);
+}
+
+/* RFC 8446 4.4.3's example: a server's content over 32 bytes of 01. */
+static void cv_content_rfc8446(struct kunit *test)
+{
+	static const char label[] = "TLS 1.3, server CertificateVerify";
+	u8 out[KTLS_HS_CV_CONTENT_MAX], hash[48], want[130];
+	size_t n;
+
+	memset(hash, 0x01, sizeof(hash));
+	memset(want, 0x20, 64);
+	memcpy(want + 64, label, 33);
+	want[97] = 0;
+	memset(want + 98, 0x01, 32);
+
+	n = ktls_hs_cert_verify_content(out, true, hash, 32);
+	KUNIT_ASSERT_EQ(test, n, sizeof(want));
+	KUNIT_EXPECT_MEMEQ(test, out, want, sizeof(want));
+
+	/* The client's differs in the label only. */
+	n = ktls_hs_cert_verify_content(out, false, hash, 32);
+	KUNIT_ASSERT_EQ(test, n, sizeof(want));
+	KUNIT_EXPECT_MEMEQ(test, out + 64, "TLS 1.3, client", 15);
+	KUNIT_EXPECT_MEMEQ(test, out + 79, want + 79, sizeof(want) - 79);
+
+	/* SHA-384 fills the buffer; anything longer is refused. */
+	KUNIT_EXPECT_EQ(test, ktls_hs_cert_verify_content(out, true, hash, 48),
+			KTLS_HS_CV_CONTENT_MAX);
+	KUNIT_EXPECT_EQ(test, ktls_hs_cert_verify_content(out, true, hash, 49),
+			0);
+}
+
+static void finished_rfc8448(struct kunit *test)
+{
+	const u8 *msg, *vd = NULL;
+
+	msg = hs_exact_copy(test, rfc8448_cfin, sizeof(rfc8448_cfin));
+	KUNIT_ASSERT_EQ(test, ktls_hs_parse_finished(msg, sizeof(rfc8448_cfin),
+						     32, &vd), 0);
+	KUNIT_EXPECT_PTR_EQ(test, vd, msg + KTLS_HS_MSG_HDR_LEN);
+	/* A SHA-384 suite expects 48 bytes. */
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(msg, sizeof(rfc8448_cfin),
+						     48, &vd), DECODE);
+	/* Another message where Finished is due. */
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(rfc8448_sh,
+						     sizeof(rfc8448_sh), 32,
+						     &vd),
+			KTLS_ALERT_UNEXPECTED_MESSAGE);
+}
+
+static void finished_hostile(struct kunit *test)
+{
+	u8 *buf = kunit_kmalloc(test, sizeof(rfc8448_cfin) + 1, GFP_KERNEL);
+	const u8 *vd;
+	size_t cut;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (cut = 0; cut < sizeof(rfc8448_cfin); cut++) {
+		u8 *p = hs_exact_copy(test, rfc8448_cfin, cut);
+
+		KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(p, cut, 32, &vd),
+				DECODE);
+	}
+	/* One byte too many, with and without the header claiming it. */
+	memcpy(buf, rfc8448_cfin, sizeof(rfc8448_cfin));
+	buf[sizeof(rfc8448_cfin)] = 0;
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(buf,
+						     sizeof(rfc8448_cfin) + 1,
+						     32, &vd), DECODE);
+	buf[3]++;
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(buf,
+						     sizeof(rfc8448_cfin) + 1,
+						     32, &vd), DECODE);
+	/* An empty Finished is not a Finished of length zero. */
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished((const u8 *)"\x14\0\0\0",
+						     4, 32, &vd), DECODE);
+}
+
+/* What the builders produce, the parsers take back. */
+static void finished_roundtrip(struct kunit *test)
+{
+	u8 data[4 + 48], vd_in[48];
+	struct ktls_hs_buf b = { .data = data, .cap = sizeof(data) };
+	const u8 *vd;
+
+	memset(vd_in, 0x5c, sizeof(vd_in));
+	KUNIT_ASSERT_EQ(test, ktls_hs_build_finished(&b, vd_in, 48), 0);
+	KUNIT_ASSERT_EQ(test, ktls_hs_parse_finished(b.data, b.len, 48, &vd),
+			0);
+	KUNIT_EXPECT_MEMEQ(test, vd, vd_in, sizeof(vd_in));
+}
+
 static struct kunit_case hs_codec_cases[] = {
 	KUNIT_CASE(ch_rfc8448_simple),
 	KUNIT_CASE(ch_rfc8448_resumed),
@@ -821,6 +1233,14 @@ static struct kunit_case hs_codec_cases[] = {
 	KUNIT_CASE(ch_key_share_limit),
 	KUNIT_CASE(ch_scsv_flags),
 	KUNIT_CASE(ch_vec_lookups),
+	KUNIT_CASE_PARAM(build_exact, build_case_gen_params),
+	KUNIT_CASE_PARAM(build_no_room, build_case_gen_params),
+	KUNIT_CASE(build_invalid),
+	KUNIT_CASE(build_overfull),
+	KUNIT_CASE(cv_content_rfc8446),
+	KUNIT_CASE(finished_rfc8448),
+	KUNIT_CASE(finished_hostile),
+	KUNIT_CASE(finished_roundtrip),
 	{}
 };
 
