@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "p256_internal.h"
+#include "p256_mont.h"
 
 #define P256_P1	0x00000000ffffffffULL
 #define P256_P3	0xffffffff00000001ULL
@@ -28,30 +29,188 @@ const struct p256_fe p256_fe_one = { {
 	0xffffffffffffffffULL, 0x00000000fffffffeULL,
 } };
 
-/* t + a * b + *carry, whose high half becomes the next carry; never overflows. */
-static __always_inline u64 mac(u64 *carry, u64 t, u64 a, u64 b)
-{
-	u128 r = (u128)a * b + t + *carry;
+#ifdef CONFIG_X86_64
 
-	*carry = r >> 64;
-	return (u64)r;
+static const u64 p256_p1 = P256_P1, p256_p3 = P256_P3;
+
+/* MONT_FINAL mod p; %[p1] and %[p3m] are the limbs that need memory */
+#define FE_FINAL(R0, R1, R2, R3, TOP, D0, D1, D2, D3)		\
+	MONT_FINAL("$-1", "%[p1]", "$0", "%[p3m]",		\
+		   R0, R1, R2, R3, TOP, D0, D1, D2, D3)
+
+/*
+ * A reduction round adds m * p with m = T0, spelled out with p's shape:
+ * m * (2^64 - 1) + m * (2^32 - 1) * 2^64 is m * 2^96 - m, whose -m clears
+ * T0, so T1:T2 gain m << 32 and m >> 32; the top limb's multiple is one
+ * mulq by P256_P3.  T4 takes the top limb, its carry goes to T5.
+ */
+#define FE_ROUND(T0, T1, T2, T3, T4, T5)			\
+	"movabsq %[p3], %%rax\n\t"				\
+	"mulq %[" #T0 "]\n\t"					\
+	"movq %[" #T0 "], %[tmp]\n\t"				\
+	"shlq $32, %[tmp]\n\t"					\
+	"shrq $32, %[" #T0 "]\n\t"				\
+	"addq %[tmp], %[" #T1 "]\n\t"				\
+	"adcq %[" #T0 "], %[" #T2 "]\n\t"			\
+	"adcq %%rax, %[" #T3 "]\n\t"				\
+	"adcq %%rdx, %[" #T4 "]\n\t"				\
+	"adcq $0, %[" #T5 "]\n\t"
+
+/* The same round on a window of four limbs; the top one lands in T0. */
+#define FE_ROUND_TOP(T0, T1, T2, T3)				\
+	"movabsq %[p3], %%rax\n\t"				\
+	"mulq %[" #T0 "]\n\t"					\
+	"movq %[" #T0 "], %[tmp]\n\t"				\
+	"shlq $32, %[tmp]\n\t"					\
+	"shrq $32, %[" #T0 "]\n\t"				\
+	"addq %[tmp], %[" #T1 "]\n\t"				\
+	"adcq %[" #T0 "], %[" #T2 "]\n\t"			\
+	"adcq %%rax, %[" #T3 "]\n\t"				\
+	"adcq $0, %%rdx\n\t"					\
+	"movq %%rdx, %[" #T0 "]\n\t"
+
+/* a row of a * b[I], I a byte offset; %[bi] holds b[I] */
+#define FE_ROW(I, T0, T1, T2, T3, T4, T5)			\
+	"xorl %k[" #T5 "], %k[" #T5 "]\n\t"			\
+	"movq " #I "(%[bp]), %[bi]\n\t"			\
+	MONT_ROW("0(%[ap])", "8(%[ap])", "16(%[ap])", "24(%[ap])",	\
+		 bi, T0, T1, T2, T3, T4, T5)
+
+/*
+ * Rows and reduction rounds interleave, so the running sum stays within
+ * five limbs and a bit (below 2p + p * 2^64 after a row, 2p after its
+ * round); the window moves up one register per round and ends in
+ * t4 t5 t0 t1 with t2 the bit above.  a below 2^256 and b below p are
+ * enough for the bounds, which p256_fe_from_bytes() relies on.
+ */
+void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, tmp, bi, d0, d1;
+
+	asm("xorl %k[t0], %k[t0]\n\t"
+	    "xorl %k[t1], %k[t1]\n\t"
+	    "xorl %k[t2], %k[t2]\n\t"
+	    "xorl %k[t3], %k[t3]\n\t"
+	    "xorl %k[t4], %k[t4]\n\t"
+	    FE_ROW(0, t0, t1, t2, t3, t4, t5)
+	    FE_ROUND(t0, t1, t2, t3, t4, t5)
+	    FE_ROW(8, t1, t2, t3, t4, t5, t0)
+	    FE_ROUND(t1, t2, t3, t4, t5, t0)
+	    FE_ROW(16, t2, t3, t4, t5, t0, t1)
+	    FE_ROUND(t2, t3, t4, t5, t0, t1)
+	    FE_ROW(24, t3, t4, t5, t0, t1, t2)
+	    FE_ROUND(t3, t4, t5, t0, t1, t2)
+	    FE_FINAL(t4, t5, t0, t1, t2, d0, d1, tmp, bi)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [tmp] "=&r" (tmp), [bi] "=&r" (bi),
+	      [d0] "=&a" (d0), [d1] "=&d" (d1)
+	    : [ap] "r" (a->v), [bp] "r" (b->v),
+	      "m" (*(const u64 (*)[4])a->v), "m" (*(const u64 (*)[4])b->v),
+	      [p1] "m" (p256_p1), [p3m] "m" (p256_p3), [p3] "i" (P256_P3)
+	    : "cc");
+	r->v[0] = d0;
+	r->v[1] = d1;
+	r->v[2] = tmp;
+	r->v[3] = bi;
 }
 
-static __always_inline u64 adc(u64 *carry, u64 a, u64 b)
+/*
+ * The whole 512-bit square first, then the low half reduced on its own
+ * (the four-limb window turns through t0..t3 back to t0..t3), giving a
+ * value at most p, plus the high half, below p: one final subtraction.
+ */
+void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
 {
-	u128 r = (u128)a + b + *carry;
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, tmp, d0, d1;
 
-	*carry = r >> 64;
-	return (u64)r;
+	asm(MONT_SQR_WIDE(t0, t1, t2, t3, t4, t5, t6, t7)
+	    FE_ROUND_TOP(t0, t1, t2, t3)
+	    FE_ROUND_TOP(t1, t2, t3, t0)
+	    FE_ROUND_TOP(t2, t3, t0, t1)
+	    FE_ROUND_TOP(t3, t0, t1, t2)
+	    "addq %[t4], %[t0]\n\t"
+	    "adcq %[t5], %[t1]\n\t"
+	    "adcq %[t6], %[t2]\n\t"
+	    "adcq %[t7], %[t3]\n\t"
+	    "movl $0, %k[t4]\n\t"
+	    "adcq $0, %[t4]\n\t"
+	    FE_FINAL(t0, t1, t2, t3, t4, d0, d1, tmp, t5)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [t6] "=&r" (t6), [t7] "=&r" (t7), [tmp] "=&r" (tmp),
+	      [d0] "=&a" (d0), [d1] "=&d" (d1)
+	    : [ap] "r" (a->v), "m" (*(const u64 (*)[4])a->v),
+	      [p1] "m" (p256_p1), [p3m] "m" (p256_p3), [p3] "i" (P256_P3)
+	    : "cc");
+	r->v[0] = d0;
+	r->v[1] = d1;
+	r->v[2] = tmp;
+	r->v[3] = t5;
 }
 
-static __always_inline u64 sbb(u64 *borrow, u64 a, u64 b)
+void p256_fe_add(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {
-	u128 r = (u128)a - b - *borrow;
+	u64 t0, t1, t2, t3, top, d0, d1, d2, d3;
 
-	*borrow = (u64)(r >> 64) & 1;
-	return (u64)r;
+	asm("movq 0(%[ap]), %[t0]\n\t"
+	    "movq 8(%[ap]), %[t1]\n\t"
+	    "movq 16(%[ap]), %[t2]\n\t"
+	    "movq 24(%[ap]), %[t3]\n\t"
+	    "xorl %k[top], %k[top]\n\t"
+	    "addq 0(%[bp]), %[t0]\n\t"
+	    "adcq 8(%[bp]), %[t1]\n\t"
+	    "adcq 16(%[bp]), %[t2]\n\t"
+	    "adcq 24(%[bp]), %[t3]\n\t"
+	    "adcq $0, %[top]\n\t"
+	    FE_FINAL(t0, t1, t2, t3, top, d0, d1, d2, d3)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [top] "=&r" (top), [d0] "=&r" (d0),
+	      [d1] "=&r" (d1), [d2] "=&r" (d2), [d3] "=&r" (d3)
+	    : [ap] "r" (a->v), [bp] "r" (b->v),
+	      "m" (*(const u64 (*)[4])a->v), "m" (*(const u64 (*)[4])b->v),
+	      [p1] "m" (p256_p1), [p3m] "m" (p256_p3)
+	    : "cc");
+	r->v[0] = d0;
+	r->v[1] = d1;
+	r->v[2] = d2;
+	r->v[3] = d3;
 }
+
+/* a - b, plus p when that went negative: p's limbs masked by the borrow */
+void p256_fe_sub(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
+{
+	u64 t0, t1, t2, t3, mask, m1, m3;
+
+	asm("movq 0(%[ap]), %[t0]\n\t"
+	    "movq 8(%[ap]), %[t1]\n\t"
+	    "movq 16(%[ap]), %[t2]\n\t"
+	    "movq 24(%[ap]), %[t3]\n\t"
+	    "subq 0(%[bp]), %[t0]\n\t"
+	    "sbbq 8(%[bp]), %[t1]\n\t"
+	    "sbbq 16(%[bp]), %[t2]\n\t"
+	    "sbbq 24(%[bp]), %[t3]\n\t"
+	    "sbbq %[mask], %[mask]\n\t"
+	    "movl %k[mask], %k[m1]\n\t"
+	    "movq %[p3m], %[m3]\n\t"
+	    "andq %[mask], %[m3]\n\t"
+	    "addq %[mask], %[t0]\n\t"
+	    "adcq %[m1], %[t1]\n\t"
+	    "adcq $0, %[t2]\n\t"
+	    "adcq %[m3], %[t3]\n\t"
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [mask] "=&r" (mask), [m1] "=&r" (m1),
+	      [m3] "=&r" (m3)
+	    : [ap] "r" (a->v), [bp] "r" (b->v),
+	      "m" (*(const u64 (*)[4])a->v), "m" (*(const u64 (*)[4])b->v), [p3m] "m" (p256_p3)
+	    : "cc");
+	r->v[0] = t0;
+	r->v[1] = t1;
+	r->v[2] = t2;
+	r->v[3] = t3;
+}
+
+#else /* !CONFIG_X86_64 */
 
 /*
  * r = (top * 2^256 + x) mod p for a value below 2p: subtract p and keep
@@ -62,10 +221,10 @@ static __always_inline void fe_reduce_once(struct p256_fe *r, u64 x0, u64 x1,
 {
 	u64 d0, d1, d2, d3, borrow = 0, keep;
 
-	d0 = sbb(&borrow, x0, ~0ULL);
-	d1 = sbb(&borrow, x1, P256_P1);
-	d2 = sbb(&borrow, x2, 0);
-	d3 = sbb(&borrow, x3, P256_P3);
+	d0 = mont_sbb(&borrow, x0, ~0ULL);
+	d1 = mont_sbb(&borrow, x1, P256_P1);
+	d2 = mont_sbb(&borrow, x2, 0);
+	d3 = mont_sbb(&borrow, x3, P256_P3);
 	keep = 0 - (borrow & (top ^ 1));
 	r->v[0] = (x0 & keep) | (d0 & ~keep);
 	r->v[1] = (x1 & keep) | (d1 & ~keep);
@@ -83,118 +242,55 @@ static __always_inline void fe_mont_round(u64 t0, u64 *t1, u64 *t2, u64 *t3,
 {
 	u64 c = t0;
 
-	*t1 = mac(&c, *t1, t0, P256_P1);
-	*t2 = adc(&c, *t2, 0);
-	*t3 = mac(&c, *t3, t0, P256_P3);
-	*t4 = adc(top, *t4, c);
+	*t1 = mont_mac(&c, *t1, t0, P256_P1);
+	*t2 = mont_adc(&c, *t2, 0);
+	*t3 = mont_mac(&c, *t3, t0, P256_P3);
+	*t4 = mont_adc(top, *t4, c);
 }
 
 /* r = t / 2^256 mod p for t < p * 2^256, t given as eight limbs. */
-static __always_inline void fe_mont_reduce(struct p256_fe *r, u64 t0, u64 t1,
-					   u64 t2, u64 t3, u64 t4, u64 t5,
-					   u64 t6, u64 t7)
+static __always_inline void fe_mont_reduce(struct p256_fe *r, u64 t[8])
 {
 	u64 top = 0, c;
 
-	fe_mont_round(t0, &t1, &t2, &t3, &t4, &top);
-	fe_mont_round(t1, &t2, &t3, &t4, &t5, &top);
+	fe_mont_round(t[0], &t[1], &t[2], &t[3], &t[4], &top);
+	fe_mont_round(t[1], &t[2], &t[3], &t[4], &t[5], &top);
 	/* the carry out of a round lands where the next round ends */
 	c = top;
 	top = 0;
-	t6 = adc(&top, t6, c);
-	fe_mont_round(t2, &t3, &t4, &t5, &t6, &top);
+	t[6] = mont_adc(&top, t[6], c);
+	fe_mont_round(t[2], &t[3], &t[4], &t[5], &t[6], &top);
 	c = top;
 	top = 0;
-	t7 = adc(&top, t7, c);
-	fe_mont_round(t3, &t4, &t5, &t6, &t7, &top);
-	fe_reduce_once(r, t4, t5, t6, t7, top);
+	t[7] = mont_adc(&top, t[7], c);
+	fe_mont_round(t[3], &t[4], &t[5], &t[6], &t[7], &top);
+	fe_reduce_once(r, t[4], t[5], t[6], t[7], top);
 }
 
 void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {
-	const u64 a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
-	const u64 b0 = b->v[0], b1 = b->v[1], b2 = b->v[2], b3 = b->v[3];
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
+	u64 t[8];
 
-	c = 0;
-	t0 = mac(&c, 0, a0, b0);
-	t1 = mac(&c, 0, a0, b1);
-	t2 = mac(&c, 0, a0, b2);
-	t3 = mac(&c, 0, a0, b3);
-	t4 = c;
-	c = 0;
-	t1 = mac(&c, t1, a1, b0);
-	t2 = mac(&c, t2, a1, b1);
-	t3 = mac(&c, t3, a1, b2);
-	t4 = mac(&c, t4, a1, b3);
-	t5 = c;
-	c = 0;
-	t2 = mac(&c, t2, a2, b0);
-	t3 = mac(&c, t3, a2, b1);
-	t4 = mac(&c, t4, a2, b2);
-	t5 = mac(&c, t5, a2, b3);
-	t6 = c;
-	c = 0;
-	t3 = mac(&c, t3, a3, b0);
-	t4 = mac(&c, t4, a3, b1);
-	t5 = mac(&c, t5, a3, b2);
-	t6 = mac(&c, t6, a3, b3);
-	t7 = c;
-	fe_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
+	mont_mul_wide(t, a->v, b->v);
+	fe_mont_reduce(r, t);
 }
 
 void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
 {
-	const u64 x0 = a->v[0], x1 = a->v[1], x2 = a->v[2], x3 = a->v[3];
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
-	u128 sq;
+	u64 t[8];
 
-	/* the products x[i] * x[j], i < j, once ... */
-	c = 0;
-	t1 = mac(&c, 0, x0, x1);
-	t2 = mac(&c, 0, x0, x2);
-	t3 = mac(&c, 0, x0, x3);
-	t4 = c;
-	c = 0;
-	t3 = mac(&c, t3, x1, x2);
-	t4 = mac(&c, t4, x1, x3);
-	t5 = c;
-	c = 0;
-	t5 = mac(&c, t5, x2, x3);
-	t6 = c;
-	/* ... doubled ... */
-	t7 = t6 >> 63;
-	t6 = t6 << 1 | t5 >> 63;
-	t5 = t5 << 1 | t4 >> 63;
-	t4 = t4 << 1 | t3 >> 63;
-	t3 = t3 << 1 | t2 >> 63;
-	t2 = t2 << 1 | t1 >> 63;
-	t1 <<= 1;
-	/* ... plus the squares on the diagonal */
-	c = 0;
-	sq = (u128)x0 * x0;
-	t0 = (u64)sq;
-	t1 = adc(&c, t1, (u64)(sq >> 64));
-	sq = (u128)x1 * x1;
-	t2 = adc(&c, t2, (u64)sq);
-	t3 = adc(&c, t3, (u64)(sq >> 64));
-	sq = (u128)x2 * x2;
-	t4 = adc(&c, t4, (u64)sq);
-	t5 = adc(&c, t5, (u64)(sq >> 64));
-	sq = (u128)x3 * x3;
-	t6 = adc(&c, t6, (u64)sq);
-	t7 = adc(&c, t7, (u64)(sq >> 64));
-	fe_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
+	mont_sqr_wide(t, a->v);
+	fe_mont_reduce(r, t);
 }
 
 void p256_fe_add(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {
 	u64 s0, s1, s2, s3, c = 0;
 
-	s0 = adc(&c, a->v[0], b->v[0]);
-	s1 = adc(&c, a->v[1], b->v[1]);
-	s2 = adc(&c, a->v[2], b->v[2]);
-	s3 = adc(&c, a->v[3], b->v[3]);
+	s0 = mont_adc(&c, a->v[0], b->v[0]);
+	s1 = mont_adc(&c, a->v[1], b->v[1]);
+	s2 = mont_adc(&c, a->v[2], b->v[2]);
+	s3 = mont_adc(&c, a->v[3], b->v[3]);
 	fe_reduce_once(r, s0, s1, s2, s3, c);
 }
 
@@ -202,27 +298,29 @@ void p256_fe_sub(struct p256_fe *r, const struct p256_fe *a, const struct p256_f
 {
 	u64 d0, d1, d2, d3, borrow = 0, mask, c = 0;
 
-	d0 = sbb(&borrow, a->v[0], b->v[0]);
-	d1 = sbb(&borrow, a->v[1], b->v[1]);
-	d2 = sbb(&borrow, a->v[2], b->v[2]);
-	d3 = sbb(&borrow, a->v[3], b->v[3]);
+	d0 = mont_sbb(&borrow, a->v[0], b->v[0]);
+	d1 = mont_sbb(&borrow, a->v[1], b->v[1]);
+	d2 = mont_sbb(&borrow, a->v[2], b->v[2]);
+	d3 = mont_sbb(&borrow, a->v[3], b->v[3]);
 	/* went negative: add p back */
 	mask = 0 - borrow;
-	r->v[0] = adc(&c, d0, mask);
-	r->v[1] = adc(&c, d1, P256_P1 & mask);
-	r->v[2] = adc(&c, d2, 0);
-	r->v[3] = adc(&c, d3, P256_P3 & mask);
+	r->v[0] = mont_adc(&c, d0, mask);
+	r->v[1] = mont_adc(&c, d1, P256_P1 & mask);
+	r->v[2] = mont_adc(&c, d2, 0);
+	r->v[3] = mont_adc(&c, d3, P256_P3 & mask);
 }
+
+#endif /* CONFIG_X86_64 */
 
 /* r = a / 2: a + p when a is odd, then one shift right (257 bits). */
 void p256_fe_half(struct p256_fe *r, const struct p256_fe *a)
 {
 	u64 mask = 0 - (a->v[0] & 1), c = 0, t0, t1, t2, t3;
 
-	t0 = adc(&c, a->v[0], mask);
-	t1 = adc(&c, a->v[1], P256_P1 & mask);
-	t2 = adc(&c, a->v[2], 0);
-	t3 = adc(&c, a->v[3], P256_P3 & mask);
+	t0 = mont_adc(&c, a->v[0], mask);
+	t1 = mont_adc(&c, a->v[1], P256_P1 & mask);
+	t2 = mont_adc(&c, a->v[2], 0);
+	t3 = mont_adc(&c, a->v[3], P256_P3 & mask);
 	r->v[0] = t0 >> 1 | t1 << 63;
 	r->v[1] = t1 >> 1 | t2 << 63;
 	r->v[2] = t2 >> 1 | t3 << 63;
@@ -274,10 +372,10 @@ u64 p256_fe_from_bytes(struct p256_fe *r, const u8 in[32])
 		for (j = 0; j < 8; j++)
 			a.v[i] |= (u64)in[31 - 8 * i - j] << (8 * j);
 	}
-	sbb(&borrow, a.v[0], ~0ULL);
-	sbb(&borrow, a.v[1], P256_P1);
-	sbb(&borrow, a.v[2], 0);
-	sbb(&borrow, a.v[3], P256_P3);
+	mont_sbb(&borrow, a.v[0], ~0ULL);
+	mont_sbb(&borrow, a.v[1], P256_P1);
+	mont_sbb(&borrow, a.v[2], 0);
+	mont_sbb(&borrow, a.v[3], P256_P3);
 	p256_fe_mul(r, &a, &p256_r2);
 	return 0 - borrow;
 }

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 #include "p256_internal.h"
+#include "p256_mont.h"
 
 #define P256_N_0	0xf3b9cac2fc632551ULL
 #define P256_N_1	0xbce6faada7179e84ULL
@@ -24,46 +25,128 @@ static const struct p256_scalar p256_n_r2 = { {
 	0x2845b2392b6bec59ULL, 0x66e12d94f3d95620ULL,
 } };
 
-static __always_inline u64 mac(u64 *carry, u64 t, u64 a, u64 b)
-{
-	u128 r = (u128)a * b + t + *carry;
-
-	*carry = r >> 64;
-	return (u64)r;
-}
-
-static __always_inline u64 adc(u64 *carry, u64 a, u64 b)
-{
-	u128 r = (u128)a + b + *carry;
-
-	*carry = r >> 64;
-	return (u64)r;
-}
-
-static __always_inline u64 sbb(u64 *borrow, u64 a, u64 b)
-{
-	u128 r = (u128)a - b - *borrow;
-
-	*borrow = (u64)(r >> 64) & 1;
-	return (u64)r;
-}
-
 /* r = (top * 2^256 + x) mod n for a value below 2n. */
 static __always_inline void scalar_reduce_once(struct p256_scalar *r, u64 x0, u64 x1,
 					       u64 x2, u64 x3, u64 top)
 {
 	u64 d0, d1, d2, d3, borrow = 0, keep;
 
-	d0 = sbb(&borrow, x0, P256_N_0);
-	d1 = sbb(&borrow, x1, P256_N_1);
-	d2 = sbb(&borrow, x2, P256_N_2);
-	d3 = sbb(&borrow, x3, P256_N_3);
+	d0 = mont_sbb(&borrow, x0, P256_N_0);
+	d1 = mont_sbb(&borrow, x1, P256_N_1);
+	d2 = mont_sbb(&borrow, x2, P256_N_2);
+	d3 = mont_sbb(&borrow, x3, P256_N_3);
 	keep = 0 - (borrow & (top ^ 1));
 	r->v[0] = (x0 & keep) | (d0 & ~keep);
 	r->v[1] = (x1 & keep) | (d1 & ~keep);
 	r->v[2] = (x2 & keep) | (d2 & ~keep);
 	r->v[3] = (x3 & keep) | (d3 & ~keep);
 }
+
+#ifdef CONFIG_X86_64
+
+static const u64 p256_n[4] = { P256_N_0, P256_N_1, P256_N_2, P256_N_3 };
+static const u64 p256_n0 = P256_N0;
+
+/*
+ * A reduction round: m = T0 * -n^-1 mod 2^64 makes T0 + m * n a multiple
+ * of 2^64, so T0 ends up zero and is free for the next row.
+ */
+#define SC_ROUND(T0, T1, T2, T3, T4, T5)			\
+	"movq %[ninv], %[m]\n\t"				\
+	"imulq %[" #T0 "], %[m]\n\t"				\
+	MONT_ROW("%[n0]", "%[n1]", "%[n2]", "%[n3]", m,	\
+		 T0, T1, T2, T3, T4, T5)
+
+/* The same round on a window of four limbs; the top one lands in T0. */
+#define SC_ROUND_TOP(T0, T1, T2, T3)				\
+	"movq %[ninv], %[m]\n\t"				\
+	"imulq %[" #T0 "], %[m]\n\t"				\
+	MONT_ROW_TOP("%[n0]", "%[n1]", "%[n2]", "%[n3]", m,	\
+		     T0, T1, T2, T3)
+
+/* a row of a * b[I], I a byte offset; %[m] holds b[I] between rounds */
+#define SC_ROW(I, T0, T1, T2, T3, T4, T5)			\
+	"xorl %k[" #T5 "], %k[" #T5 "]\n\t"			\
+	"movq " #I "(%[bp]), %[m]\n\t"			\
+	MONT_ROW("0(%[ap])", "8(%[ap])", "16(%[ap])", "24(%[ap])",	\
+		 m, T0, T1, T2, T3, T4, T5)
+
+#define SC_FINAL(R0, R1, R2, R3, TOP, D0, D1, D2, D3)		\
+	MONT_FINAL("%[n0]", "%[n1]", "%[n2]", "%[n3]",		\
+		   R0, R1, R2, R3, TOP, D0, D1, D2, D3)
+
+/* As p256_fe_mul(): rows and rounds interleaved, the window moving up. */
+void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
+			  const struct p256_scalar *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, tmp, m, d0, d1;
+
+	asm("xorl %k[t0], %k[t0]\n\t"
+	    "xorl %k[t1], %k[t1]\n\t"
+	    "xorl %k[t2], %k[t2]\n\t"
+	    "xorl %k[t3], %k[t3]\n\t"
+	    "xorl %k[t4], %k[t4]\n\t"
+	    SC_ROW(0, t0, t1, t2, t3, t4, t5)
+	    SC_ROUND(t0, t1, t2, t3, t4, t5)
+	    SC_ROW(8, t1, t2, t3, t4, t5, t0)
+	    SC_ROUND(t1, t2, t3, t4, t5, t0)
+	    SC_ROW(16, t2, t3, t4, t5, t0, t1)
+	    SC_ROUND(t2, t3, t4, t5, t0, t1)
+	    SC_ROW(24, t3, t4, t5, t0, t1, t2)
+	    SC_ROUND(t3, t4, t5, t0, t1, t2)
+	    SC_FINAL(t4, t5, t0, t1, t2, d0, d1, tmp, m)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [tmp] "=&r" (tmp), [m] "=&r" (m),
+	      [d0] "=&a" (d0), [d1] "=&d" (d1)
+	    : [ap] "r" (a->v), [bp] "r" (b->v),
+	      "m" (*(const u64 (*)[4])a->v), "m" (*(const u64 (*)[4])b->v),
+	      [n0] "m" (p256_n[0]), [n1] "m" (p256_n[1]),
+	      [n2] "m" (p256_n[2]), [n3] "m" (p256_n[3]),
+	      [ninv] "m" (p256_n0)
+	    : "cc");
+	r->v[0] = d0;
+	r->v[1] = d1;
+	r->v[2] = tmp;
+	r->v[3] = m;
+}
+
+/*
+ * As p256_fe_sqr(): the low half reduced alone is at most n, the high
+ * half is below n, so one final subtraction.
+ */
+static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, tmp, m, d0, d1;
+
+	asm(MONT_SQR_WIDE(t0, t1, t2, t3, t4, t5, t6, t7)
+	    SC_ROUND_TOP(t0, t1, t2, t3)
+	    SC_ROUND_TOP(t1, t2, t3, t0)
+	    SC_ROUND_TOP(t2, t3, t0, t1)
+	    SC_ROUND_TOP(t3, t0, t1, t2)
+	    "addq %[t4], %[t0]\n\t"
+	    "adcq %[t5], %[t1]\n\t"
+	    "adcq %[t6], %[t2]\n\t"
+	    "adcq %[t7], %[t3]\n\t"
+	    "movl $0, %k[t4]\n\t"
+	    "adcq $0, %[t4]\n\t"
+	    SC_FINAL(t0, t1, t2, t3, t4, d0, d1, tmp, t5)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [t6] "=&r" (t6), [t7] "=&r" (t7), [tmp] "=&r" (tmp),
+	      [m] "=&r" (m), [d0] "=&a" (d0), [d1] "=&d" (d1)
+	    : [ap] "r" (a->v), "m" (*(const u64 (*)[4])a->v),
+	      [n0] "m" (p256_n[0]), [n1] "m" (p256_n[1]),
+	      [n2] "m" (p256_n[2]), [n3] "m" (p256_n[3]),
+	      [ninv] "m" (p256_n0)
+	    : "cc");
+	r->v[0] = d0;
+	r->v[1] = d1;
+	r->v[2] = tmp;
+	r->v[3] = t5;
+}
+
+#else /* !CONFIG_X86_64 */
 
 /*
  * One Montgomery round on the window t0..t4: add m * n with m chosen so
@@ -74,110 +157,53 @@ static __always_inline void scalar_mont_round(u64 t0, u64 *t1, u64 *t2, u64 *t3,
 {
 	u64 m = t0 * P256_N0, c = 0;
 
-	mac(&c, t0, m, P256_N_0);
-	*t1 = mac(&c, *t1, m, P256_N_1);
-	*t2 = mac(&c, *t2, m, P256_N_2);
-	*t3 = mac(&c, *t3, m, P256_N_3);
-	*t4 = adc(top, *t4, c);
+	mont_mac(&c, t0, m, P256_N_0);
+	*t1 = mont_mac(&c, *t1, m, P256_N_1);
+	*t2 = mont_mac(&c, *t2, m, P256_N_2);
+	*t3 = mont_mac(&c, *t3, m, P256_N_3);
+	*t4 = mont_adc(top, *t4, c);
 }
 
 /* r = t / 2^256 mod n for t < n * 2^256, t given as eight limbs. */
-static __always_inline void scalar_mont_reduce(struct p256_scalar *r, u64 t0, u64 t1,
-					       u64 t2, u64 t3, u64 t4, u64 t5,
-					       u64 t6, u64 t7)
+static __always_inline void scalar_mont_reduce(struct p256_scalar *r, u64 t[8])
 {
 	u64 top = 0, c;
 
-	scalar_mont_round(t0, &t1, &t2, &t3, &t4, &top);
+	scalar_mont_round(t[0], &t[1], &t[2], &t[3], &t[4], &top);
+	/* the carry out of a round lands where the next round ends */
 	c = top;
 	top = 0;
-	t5 = adc(&top, t5, c);
-	scalar_mont_round(t1, &t2, &t3, &t4, &t5, &top);
+	t[5] = mont_adc(&top, t[5], c);
+	scalar_mont_round(t[1], &t[2], &t[3], &t[4], &t[5], &top);
 	c = top;
 	top = 0;
-	t6 = adc(&top, t6, c);
-	scalar_mont_round(t2, &t3, &t4, &t5, &t6, &top);
+	t[6] = mont_adc(&top, t[6], c);
+	scalar_mont_round(t[2], &t[3], &t[4], &t[5], &t[6], &top);
 	c = top;
 	top = 0;
-	t7 = adc(&top, t7, c);
-	scalar_mont_round(t3, &t4, &t5, &t6, &t7, &top);
-	scalar_reduce_once(r, t4, t5, t6, t7, top);
+	t[7] = mont_adc(&top, t[7], c);
+	scalar_mont_round(t[3], &t[4], &t[5], &t[6], &t[7], &top);
+	scalar_reduce_once(r, t[4], t[5], t[6], t[7], top);
 }
 
 void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
 			  const struct p256_scalar *b)
 {
-	const u64 a0 = a->v[0], a1 = a->v[1], a2 = a->v[2], a3 = a->v[3];
-	const u64 b0 = b->v[0], b1 = b->v[1], b2 = b->v[2], b3 = b->v[3];
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
+	u64 t[8];
 
-	c = 0;
-	t0 = mac(&c, 0, a0, b0);
-	t1 = mac(&c, 0, a0, b1);
-	t2 = mac(&c, 0, a0, b2);
-	t3 = mac(&c, 0, a0, b3);
-	t4 = c;
-	c = 0;
-	t1 = mac(&c, t1, a1, b0);
-	t2 = mac(&c, t2, a1, b1);
-	t3 = mac(&c, t3, a1, b2);
-	t4 = mac(&c, t4, a1, b3);
-	t5 = c;
-	c = 0;
-	t2 = mac(&c, t2, a2, b0);
-	t3 = mac(&c, t3, a2, b1);
-	t4 = mac(&c, t4, a2, b2);
-	t5 = mac(&c, t5, a2, b3);
-	t6 = c;
-	c = 0;
-	t3 = mac(&c, t3, a3, b0);
-	t4 = mac(&c, t4, a3, b1);
-	t5 = mac(&c, t5, a3, b2);
-	t6 = mac(&c, t6, a3, b3);
-	t7 = c;
-	scalar_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
+	mont_mul_wide(t, a->v, b->v);
+	scalar_mont_reduce(r, t);
 }
 
 static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
 {
-	const u64 x0 = a->v[0], x1 = a->v[1], x2 = a->v[2], x3 = a->v[3];
-	u64 t0, t1, t2, t3, t4, t5, t6, t7, c;
-	u128 sq;
+	u64 t[8];
 
-	c = 0;
-	t1 = mac(&c, 0, x0, x1);
-	t2 = mac(&c, 0, x0, x2);
-	t3 = mac(&c, 0, x0, x3);
-	t4 = c;
-	c = 0;
-	t3 = mac(&c, t3, x1, x2);
-	t4 = mac(&c, t4, x1, x3);
-	t5 = c;
-	c = 0;
-	t5 = mac(&c, t5, x2, x3);
-	t6 = c;
-	t7 = t6 >> 63;
-	t6 = t6 << 1 | t5 >> 63;
-	t5 = t5 << 1 | t4 >> 63;
-	t4 = t4 << 1 | t3 >> 63;
-	t3 = t3 << 1 | t2 >> 63;
-	t2 = t2 << 1 | t1 >> 63;
-	t1 <<= 1;
-	c = 0;
-	sq = (u128)x0 * x0;
-	t0 = (u64)sq;
-	t1 = adc(&c, t1, (u64)(sq >> 64));
-	sq = (u128)x1 * x1;
-	t2 = adc(&c, t2, (u64)sq);
-	t3 = adc(&c, t3, (u64)(sq >> 64));
-	sq = (u128)x2 * x2;
-	t4 = adc(&c, t4, (u64)sq);
-	t5 = adc(&c, t5, (u64)(sq >> 64));
-	sq = (u128)x3 * x3;
-	t6 = adc(&c, t6, (u64)sq);
-	t7 = adc(&c, t7, (u64)(sq >> 64));
-	scalar_mont_reduce(r, t0, t1, t2, t3, t4, t5, t6, t7);
+	mont_sqr_wide(t, a->v);
+	scalar_mont_reduce(r, t);
 }
+
+#endif /* CONFIG_X86_64 */
 
 void p256_scalar_to_mont(struct p256_scalar *r, const struct p256_scalar *a)
 {
@@ -198,7 +224,7 @@ void p256_scalar_add(struct p256_scalar *r, const struct p256_scalar *a,
 	int i;
 
 	for (i = 0; i < 4; i++)
-		s[i] = adc(&c, a->v[i], b->v[i]);
+		s[i] = mont_adc(&c, a->v[i], b->v[i]);
 	scalar_reduce_once(r, s[0], s[1], s[2], s[3], c);
 }
 
@@ -227,10 +253,10 @@ u64 p256_scalar_from_bytes(struct p256_scalar *r, const u8 in[32])
 	u64 borrow = 0;
 
 	scalar_load(r, in);
-	sbb(&borrow, r->v[0], P256_N_0);
-	sbb(&borrow, r->v[1], P256_N_1);
-	sbb(&borrow, r->v[2], P256_N_2);
-	sbb(&borrow, r->v[3], P256_N_3);
+	mont_sbb(&borrow, r->v[0], P256_N_0);
+	mont_sbb(&borrow, r->v[1], P256_N_1);
+	mont_sbb(&borrow, r->v[2], P256_N_2);
+	mont_sbb(&borrow, r->v[3], P256_N_3);
 	return (0 - borrow) & ~p256_scalar_is_zero(r);
 }
 

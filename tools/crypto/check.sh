@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# `make check` of tools/crypto, in TAP: the known-answer tests, then the
+# `make check` of tools/crypto, in TAP: the known-answer tests (of the
+# build this host runs and of the portable C), then the
 # constant-time check under valgrind, and proof that the check works: the
 # CT_CANARY build, which has one deliberate secret-dependent branch, must
 # be reported.  Exits non-zero if anything fails.
@@ -27,6 +28,11 @@ echo "TAP version 13"
 rc=$?
 sed -n 's/^\(\(not \)\{0,1\}ok \)/# \1/p; s/^# \([0-9]* passed.*\)/# kat: \1/p' "$out/kat.tap"
 result $rc "known-answer tests ($(grep -c '^ok' "$out/kat.tap") passed)"
+
+# the portable C that stands in for the assembly on other architectures
+"$out/kat-portable" > "$out/kat-portable.tap"
+rc=$?
+result $rc "known-answer tests, portable C build ($(grep -c '^ok' "$out/kat-portable.tap") passed)"
 
 vg="valgrind --error-exitcode=99 --track-origins=yes --quiet"
 $vg "$out/ct" > "$log" 2>&1

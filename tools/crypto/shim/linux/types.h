@@ -25,6 +25,11 @@ typedef unsigned __int128 u128;
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
 
+/* the kernel's name for the architecture the assembly paths are for */
+#if defined(__x86_64__) && !defined(KTLS_P256_PORTABLE)
+#define CONFIG_X86_64 1
+#endif
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Under valgrind the constant-time check marks secrets undefined; these are not. */
