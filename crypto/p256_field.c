@@ -9,6 +9,8 @@
  * costs two multiplications.  Every function runs in time independent of
  * its operands: carries become masks, never branches.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/types.h>
 
 #include "p256_internal.h"
@@ -114,6 +116,7 @@ void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_f
 	r->v[2] = tmp;
 	r->v[3] = bi;
 }
+EXPORT_SYMBOL_IF_KUNIT(p256_fe_mul);
 
 /*
  * The whole 512-bit square first, then the low half reduced on its own
@@ -148,6 +151,7 @@ void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
 	r->v[2] = tmp;
 	r->v[3] = t5;
 }
+EXPORT_SYMBOL_IF_KUNIT(p256_fe_sqr);
 
 void p256_fe_add(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {
@@ -233,38 +237,40 @@ static __always_inline void fe_reduce_once(struct p256_fe *r, u64 x0, u64 x1,
 }
 
 /*
- * One Montgomery round: add m * p to the window t0..t4 with m = t0, which
- * clears t0 (t0 + m * (2^64 - 1) is m * 2^64, so the limb drops and m
- * carries).  *top collects the carry out of t4 for the next round.
+ * One Montgomery round on the low half alone: add m * p to u0..u3 with
+ * m = u0, which clears u0 (u0 + m * (2^64 - 1) is m * 2^64, so the limb
+ * drops and m carries); the carry out is the window's new top limb.
+ * (u + m p) / 2^64 < 2^192 + p < 2^256, so that limb never overflows.
  */
-static __always_inline void fe_mont_round(u64 t0, u64 *t1, u64 *t2, u64 *t3,
-					  u64 *t4, u64 *top)
+static __always_inline u64 fe_mont_round(u64 u0, u64 *u1, u64 *u2, u64 *u3)
 {
-	u64 c = t0;
+	u64 c = u0;
 
-	*t1 = mont_mac(&c, *t1, t0, P256_P1);
-	*t2 = mont_adc(&c, *t2, 0);
-	*t3 = mont_mac(&c, *t3, t0, P256_P3);
-	*t4 = mont_adc(top, *t4, c);
+	*u1 = mont_mac(&c, *u1, u0, P256_P1);
+	*u2 = mont_adc(&c, *u2, 0);
+	*u3 = mont_mac(&c, *u3, u0, P256_P3);
+	return c;
 }
 
-/* r = t / 2^256 mod p for t < p * 2^256, t given as eight limbs. */
-static __always_inline void fe_mont_reduce(struct p256_fe *r, u64 t[8])
+/*
+ * r = t / 2^256 mod p for t = a * b, a < 2^256 and b < p.  The low half
+ * reduced on its own (the window turning through u0..u3 back to u0..u3)
+ * is at most p and the high half is below p, so the sum needs one
+ * conditional subtraction.
+ */
+static __always_inline void fe_mont_reduce(struct p256_fe *r, const u64 t[8])
 {
-	u64 top = 0, c;
+	u64 u0 = t[0], u1 = t[1], u2 = t[2], u3 = t[3], c = 0;
 
-	fe_mont_round(t[0], &t[1], &t[2], &t[3], &t[4], &top);
-	fe_mont_round(t[1], &t[2], &t[3], &t[4], &t[5], &top);
-	/* the carry out of a round lands where the next round ends */
-	c = top;
-	top = 0;
-	t[6] = mont_adc(&top, t[6], c);
-	fe_mont_round(t[2], &t[3], &t[4], &t[5], &t[6], &top);
-	c = top;
-	top = 0;
-	t[7] = mont_adc(&top, t[7], c);
-	fe_mont_round(t[3], &t[4], &t[5], &t[6], &t[7], &top);
-	fe_reduce_once(r, t[4], t[5], t[6], t[7], top);
+	u0 = fe_mont_round(u0, &u1, &u2, &u3);
+	u1 = fe_mont_round(u1, &u2, &u3, &u0);
+	u2 = fe_mont_round(u2, &u3, &u0, &u1);
+	u3 = fe_mont_round(u3, &u0, &u1, &u2);
+	u0 = mont_adc(&c, u0, t[4]);
+	u1 = mont_adc(&c, u1, t[5]);
+	u2 = mont_adc(&c, u2, t[6]);
+	u3 = mont_adc(&c, u3, t[7]);
+	fe_reduce_once(r, u0, u1, u2, u3, c);
 }
 
 void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
@@ -274,6 +280,7 @@ void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_f
 	mont_mul_wide(t, a->v, b->v);
 	fe_mont_reduce(r, t);
 }
+EXPORT_SYMBOL_IF_KUNIT(p256_fe_mul);
 
 void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
 {
@@ -282,6 +289,7 @@ void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
 	mont_sqr_wide(t, a->v);
 	fe_mont_reduce(r, t);
 }
+EXPORT_SYMBOL_IF_KUNIT(p256_fe_sqr);
 
 void p256_fe_add(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
 {

@@ -6,6 +6,8 @@
  * move in and out of that form explicitly.  Nothing here branches on or
  * indexes by a scalar's value.
  */
+#include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/types.h>
 
 #include "p256_internal.h"
@@ -110,6 +112,7 @@ void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
 	r->v[2] = tmp;
 	r->v[3] = m;
 }
+EXPORT_SYMBOL_IF_KUNIT(p256_scalar_mont_mul);
 
 /*
  * As p256_fe_sqr(): the low half reduced alone is at most n, the high
@@ -149,41 +152,38 @@ static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
 #else /* !CONFIG_X86_64 */
 
 /*
- * One Montgomery round on the window t0..t4: add m * n with m chosen so
- * that t0 becomes zero; *top collects the carry out of t4.
+ * One Montgomery round on the low half alone: add m * n to u0..u3 with m
+ * chosen so that u0 becomes zero; the carry out is the window's new top
+ * limb.  (u + m n) / 2^64 < 2^192 + n < 2^256, so it never overflows.
  */
-static __always_inline void scalar_mont_round(u64 t0, u64 *t1, u64 *t2, u64 *t3,
-					      u64 *t4, u64 *top)
+static __always_inline u64 scalar_mont_round(u64 u0, u64 *u1, u64 *u2, u64 *u3)
 {
-	u64 m = t0 * P256_N0, c = 0;
+	u64 m = u0 * P256_N0, c = 0;
 
-	mont_mac(&c, t0, m, P256_N_0);
-	*t1 = mont_mac(&c, *t1, m, P256_N_1);
-	*t2 = mont_mac(&c, *t2, m, P256_N_2);
-	*t3 = mont_mac(&c, *t3, m, P256_N_3);
-	*t4 = mont_adc(top, *t4, c);
+	mont_mac(&c, u0, m, P256_N_0);
+	*u1 = mont_mac(&c, *u1, m, P256_N_1);
+	*u2 = mont_mac(&c, *u2, m, P256_N_2);
+	*u3 = mont_mac(&c, *u3, m, P256_N_3);
+	return c;
 }
 
-/* r = t / 2^256 mod n for t < n * 2^256, t given as eight limbs. */
-static __always_inline void scalar_mont_reduce(struct p256_scalar *r, u64 t[8])
+/*
+ * r = t / 2^256 mod n for t = a * b, a < 2^256 and b < n: as for p, the
+ * low half reduced alone is at most n and the high half below n.
+ */
+static __always_inline void scalar_mont_reduce(struct p256_scalar *r, const u64 t[8])
 {
-	u64 top = 0, c;
+	u64 u0 = t[0], u1 = t[1], u2 = t[2], u3 = t[3], c = 0;
 
-	scalar_mont_round(t[0], &t[1], &t[2], &t[3], &t[4], &top);
-	/* the carry out of a round lands where the next round ends */
-	c = top;
-	top = 0;
-	t[5] = mont_adc(&top, t[5], c);
-	scalar_mont_round(t[1], &t[2], &t[3], &t[4], &t[5], &top);
-	c = top;
-	top = 0;
-	t[6] = mont_adc(&top, t[6], c);
-	scalar_mont_round(t[2], &t[3], &t[4], &t[5], &t[6], &top);
-	c = top;
-	top = 0;
-	t[7] = mont_adc(&top, t[7], c);
-	scalar_mont_round(t[3], &t[4], &t[5], &t[6], &t[7], &top);
-	scalar_reduce_once(r, t[4], t[5], t[6], t[7], top);
+	u0 = scalar_mont_round(u0, &u1, &u2, &u3);
+	u1 = scalar_mont_round(u1, &u2, &u3, &u0);
+	u2 = scalar_mont_round(u2, &u3, &u0, &u1);
+	u3 = scalar_mont_round(u3, &u0, &u1, &u2);
+	u0 = mont_adc(&c, u0, t[4]);
+	u1 = mont_adc(&c, u1, t[5]);
+	u2 = mont_adc(&c, u2, t[6]);
+	u3 = mont_adc(&c, u3, t[7]);
+	scalar_reduce_once(r, u0, u1, u2, u3, c);
 }
 
 void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
@@ -194,6 +194,7 @@ void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
 	mont_mul_wide(t, a->v, b->v);
 	scalar_mont_reduce(r, t);
 }
+EXPORT_SYMBOL_IF_KUNIT(p256_scalar_mont_mul);
 
 static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
 {

@@ -29,6 +29,50 @@ static size_t unhex(struct kunit *test, u8 *out, size_t max, const char *hex)
 	return len;
 }
 
+/* Big-endian hex to four little-endian limbs. */
+static void unhex_limbs(struct kunit *test, u64 v[4], const char *hex)
+{
+	u8 b[32];
+	int i, j;
+
+	KUNIT_ASSERT_EQ(test, unhex(test, b, sizeof(b), hex), sizeof(b));
+	for (i = 0; i < 4; i++)
+		for (v[i] = 0, j = 0; j < 8; j++)
+			v[i] |= (u64)b[31 - 8 * i - j] << (8 * j);
+}
+
+/*
+ * The field and scalar products at their carry edges, for whichever
+ * implementation this kernel runs (portable C, x86-64 mulq or mulx).
+ */
+static void p256_test_mont_edges(struct kunit *test)
+{
+	const struct p256_mont_vector *v;
+	struct p256_fe fa, fb, fr;
+	struct p256_scalar sa, sb, sr;
+	u64 want[4];
+
+	for (v = p256_mont_vectors; v < p256_mont_vectors + ARRAY_SIZE(p256_mont_vectors); v++) {
+		unhex_limbs(test, want, v->prod);
+		if (v->mod == 'p') {
+			unhex_limbs(test, fa.v, v->a);
+			unhex_limbs(test, fb.v, v->b);
+			p256_fe_mul(&fr, &fa, &fb);
+			KUNIT_EXPECT_MEMEQ_MSG(test, fr.v, want, sizeof(want), "%s", v->name);
+			if (!memcmp(fa.v, fb.v, sizeof(fa.v))) {
+				p256_fe_sqr(&fr, &fa);
+				KUNIT_EXPECT_MEMEQ_MSG(test, fr.v, want, sizeof(want),
+						       "%s, squared", v->name);
+			}
+		} else {
+			unhex_limbs(test, sa.v, v->a);
+			unhex_limbs(test, sb.v, v->b);
+			p256_scalar_mont_mul(&sr, &sa, &sb);
+			KUNIT_EXPECT_MEMEQ_MSG(test, sr.v, want, sizeof(want), "%s", v->name);
+		}
+	}
+}
+
 static void p256_test_public_key(struct kunit *test)
 {
 	const struct p256_pubkey_vector *v;
@@ -201,6 +245,7 @@ static void p256_test_softirq_context(struct kunit *test)
 }
 
 static struct kunit_case p256_test_cases[] = {
+	KUNIT_CASE(p256_test_mont_edges),
 	KUNIT_CASE(p256_test_public_key),
 	KUNIT_CASE(p256_test_rfc6979),
 	KUNIT_CASE(p256_test_verify),

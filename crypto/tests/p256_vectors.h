@@ -38,6 +38,15 @@ struct p256_der_vector {
 	int ret;
 };
 
+/* a * b / 2^256 mod p or n, the Montgomery product, on raw limbs */
+struct p256_mont_vector {
+	const char *name;
+	char mod;
+	const char *a;
+	const char *b;
+	const char *prod;
+};
+
 struct p256_pubkey_vector {
 	const char *name;
 	const char *priv;
@@ -778,6 +787,100 @@ static const struct p256_der_vector p256_der_vectors[] = {
 		.name = "empty input",
 		.der = "",
 		.ret = -EBADMSG,
+	},
+};
+
+/*
+ * Montgomery products whose carries run the full length of the limbs:
+ * operands made of all-ones limbs, at the top of their range, and a first
+ * operand up to 2^256 - 1 as p256_fe_from_bytes() passes it.  Values are
+ * big-endian 256-bit integers (the raw limbs, not Montgomery-decoded),
+ * computed independently with Python's integers as a * b * 2^-256 mod m.
+ */
+static const struct p256_mont_vector p256_mont_vectors[] = {
+	{
+		.name = "p: (2^255 - 1)^2, carries into the top limb",
+		.mod = 'p',
+		.a = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.b = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.prod = "3fffffff00000002fffffffd0000000200000000fffffffe0000000300000000",
+	},
+	{
+		.name = "p: (p - 1)^2",
+		.mod = 'p',
+		.a = "ffffffff00000001000000000000000000000000fffffffffffffffffffffffe",
+		.b = "ffffffff00000001000000000000000000000000fffffffffffffffffffffffe",
+		.prod = "fffffffe00000003fffffffd0000000200000001fffffffe0000000300000000",
+	},
+	{
+		.name = "p: (2^256 - 1) (p - 1), a not reduced",
+		.mod = 'p',
+		.a = "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.b = "ffffffff00000001000000000000000000000000fffffffffffffffffffffffe",
+		.prod = "fffffffe00000003fffffffd0000000200000001fffffffe00000002ffffffff",
+	},
+	{
+		.name = "p: (2^256 - 1) R^2, from_bytes of all ones",
+		.mod = 'p',
+		.a = "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.b = "00000004fffffffdfffffffffffffffefffffffbffffffff0000000000000003",
+		.prod = "00000003fffffffefffffffffffffffefffffffcffffffff0000000000000002",
+	},
+	{
+		.name = "p: limbs of all ones below p",
+		.mod = 'p',
+		.a = "fffffffeffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.b = "ffffffff00000000ffffffffffffffffffffffffffffffffffffffffffffffff",
+		.prod = "0000000000000000ffffffff0000000100000000000000000000000200000000",
+	},
+	{
+		.name = "p: p - 2^64, squared",
+		.mod = 'p',
+		.a = "ffffffff00000001000000000000000000000000fffffffeffffffffffffffff",
+		.b = "ffffffff00000001000000000000000000000000fffffffeffffffffffffffff",
+		.prod = "00000000ffffffff0000000100000000ffffffff000000020000000000000000",
+	},
+	{
+		.name = "p: 1 * 1",
+		.mod = 'p',
+		.a = "0000000000000000000000000000000000000000000000000000000000000001",
+		.b = "0000000000000000000000000000000000000000000000000000000000000001",
+		.prod = "fffffffe00000003fffffffd0000000200000001fffffffe0000000300000000",
+	},
+	{
+		.name = "p: 0 * (p - 1)",
+		.mod = 'p',
+		.a = "0000000000000000000000000000000000000000000000000000000000000000",
+		.b = "ffffffff00000001000000000000000000000000fffffffffffffffffffffffe",
+		.prod = "0000000000000000000000000000000000000000000000000000000000000000",
+	},
+	{
+		.name = "n: (n - 1)^2",
+		.mod = 'n',
+		.a = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632550",
+		.b = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632550",
+		.prod = "60d066334905c1e907f8b6041e607725badef3e243566fafce1bc8f79c197c79",
+	},
+	{
+		.name = "n: (2^255 - 1)^2",
+		.mod = 'n',
+		.a = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.b = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.prod = "a0d066334905c1e907f8b6041e607725badef3e243566fafce1bc8f79c197c78",
+	},
+	{
+		.name = "n: (2^256 - 1) (n - 1), a not reduced",
+		.mod = 'n',
+		.a = "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.b = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632550",
+		.prod = "60d066334905c1e907f8b6041e607725badef3e243566fafce1bc8f79c197c78",
+	},
+	{
+		.name = "n: limbs of all ones below n",
+		.mod = 'n',
+		.a = "fffffffeffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		.b = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632550",
+		.prod = "4ed122825b050599f5f972531e607725bf9684e6f8f5a8d65dac46b98d97475d",
 	},
 };
 

@@ -208,6 +208,52 @@ static void test_openssl(int rounds)
 	tap(!bad_ecdh, "libcrypto: %s ECDH secrets agree", "200");
 }
 
+/* big-endian hex to four little-endian limbs */
+static void unhex_limbs(u64 v[4], const char *hex)
+{
+	u8 b[32];
+	int i, j;
+
+	if (unhex(b, sizeof(b), hex) != sizeof(b))
+		abort();
+	for (i = 0; i < 4; i++)
+		for (v[i] = 0, j = 0; j < 8; j++)
+			v[i] |= (u64)b[31 - 8 * i - j] << (8 * j);
+}
+
+static void test_mont(void)
+{
+	const struct p256_mont_vector *v;
+	u64 a[4], b[4], want[4];
+	int ok;
+
+	for (v = p256_mont_vectors; v < p256_mont_vectors + ARRAY_SIZE(p256_mont_vectors); v++) {
+		unhex_limbs(a, v->a);
+		unhex_limbs(b, v->b);
+		unhex_limbs(want, v->prod);
+		if (v->mod == 'p') {
+			struct p256_fe fa, fb, r;
+
+			memcpy(fa.v, a, sizeof(a));
+			memcpy(fb.v, b, sizeof(b));
+			p256_fe_mul(&r, &fa, &fb);
+			ok = !memcmp(r.v, want, sizeof(want));
+			if (!memcmp(a, b, sizeof(a))) {
+				p256_fe_sqr(&r, &fa);
+				ok &= !memcmp(r.v, want, sizeof(want));
+			}
+		} else {
+			struct p256_scalar sa, sb, r;
+
+			memcpy(sa.v, a, sizeof(a));
+			memcpy(sb.v, b, sizeof(b));
+			p256_scalar_mont_mul(&r, &sa, &sb);
+			ok = !memcmp(r.v, want, sizeof(want));
+		}
+		tap(ok, "Montgomery product mod %s", v->name);
+	}
+}
+
 static void test_hedged(void)
 {
 	u8 priv[32], pub[65], digest[32] = { 1 }, s1[64], s2[64], zero[32] = { 0 };
@@ -226,6 +272,7 @@ static void test_hedged(void)
 int main(void)
 {
 	printf("TAP version 13\n");
+	test_mont();
 	test_pubkeys();
 	test_rfc6979();
 	test_verify();
