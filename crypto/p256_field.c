@@ -85,7 +85,8 @@ static const u64 p256_p1 = P256_P1, p256_p3 = P256_P3;
  * t4 t5 t0 t1 with t2 the bit above.  a below 2^256 and b below p are
  * enough for the bounds, which p256_fe_from_bytes() relies on.
  */
-void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
+static void fe_mul_mulq(struct p256_fe *r, const struct p256_fe *a,
+			const struct p256_fe *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, tmp, bi, d0, d1;
 
@@ -116,14 +117,13 @@ void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_f
 	r->v[2] = tmp;
 	r->v[3] = bi;
 }
-EXPORT_SYMBOL_IF_KUNIT(p256_fe_mul);
 
 /*
  * The whole 512-bit square first, then the low half reduced on its own
  * (the four-limb window turns through t0..t3 back to t0..t3), giving a
  * value at most p, plus the high half, below p: one final subtraction.
  */
-void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
+static void fe_sqr_mulq(struct p256_fe *r, const struct p256_fe *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, tmp, d0, d1;
 
@@ -150,6 +150,122 @@ void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
 	r->v[1] = d1;
 	r->v[2] = tmp;
 	r->v[3] = t5;
+}
+
+/*
+ * The round of FE_ROUND with mulx: m * P256_P3 lands in lo:hi and %rdx,
+ * free again, holds m << 32.
+ */
+#define FE_ROUND_ADX(T0, T1, T2, T3, T4, T5)			\
+	"movq %[" #T0 "], %%rdx\n\t"				\
+	"mulxq %[p3m], %[lo], %[hi]\n\t"			\
+	"shlq $32, %%rdx\n\t"					\
+	"shrq $32, %[" #T0 "]\n\t"				\
+	"addq %%rdx, %[" #T1 "]\n\t"				\
+	"adcq %[" #T0 "], %[" #T2 "]\n\t"			\
+	"adcq %[lo], %[" #T3 "]\n\t"				\
+	"adcq %[hi], %[" #T4 "]\n\t"				\
+	"adcq $0, %[" #T5 "]\n\t"
+
+/* a row of a * b[I]; the xorl clears CF and OF for the row's two chains */
+#define FE_ROW_ADX(I, T0, T1, T2, T3, T4, T5)			\
+	"xorl %k[" #T5 "], %k[" #T5 "]\n\t"			\
+	"movq " #I "(%[bp]), %%rdx\n\t"				\
+	"xorl %k[zero], %k[zero]\n\t"				\
+	MONT_ROW_ADX("0(%[ap])", "8(%[ap])", "16(%[ap])", "24(%[ap])", \
+		     T0, T1, T2, T3, T4, T5)
+
+/* fe_mul_mulq() with mulx rows; the same bounds hold */
+static void fe_mul_adx(struct p256_fe *r, const struct p256_fe *a,
+		       const struct p256_fe *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, lo, hi, zero, d;
+
+	asm("xorl %k[t0], %k[t0]\n\t"
+	    "xorl %k[t1], %k[t1]\n\t"
+	    "xorl %k[t2], %k[t2]\n\t"
+	    "xorl %k[t3], %k[t3]\n\t"
+	    "xorl %k[t4], %k[t4]\n\t"
+	    FE_ROW_ADX(0, t0, t1, t2, t3, t4, t5)
+	    FE_ROUND_ADX(t0, t1, t2, t3, t4, t5)
+	    FE_ROW_ADX(8, t1, t2, t3, t4, t5, t0)
+	    FE_ROUND_ADX(t1, t2, t3, t4, t5, t0)
+	    FE_ROW_ADX(16, t2, t3, t4, t5, t0, t1)
+	    FE_ROUND_ADX(t2, t3, t4, t5, t0, t1)
+	    FE_ROW_ADX(24, t3, t4, t5, t0, t1, t2)
+	    FE_ROUND_ADX(t3, t4, t5, t0, t1, t2)
+	    FE_FINAL(t4, t5, t0, t1, t2, lo, hi, zero, d)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [lo] "=&r" (lo), [hi] "=&r" (hi), [zero] "=&r" (zero),
+	      [d] "=&d" (d)
+	    : [ap] "r" (a->v), [bp] "r" (b->v),
+	      "m" (*(const u64 (*)[4])a->v), "m" (*(const u64 (*)[4])b->v),
+	      [p1] "m" (p256_p1), [p3m] "m" (p256_p3)
+	    : "cc");
+	r->v[0] = lo;
+	r->v[1] = hi;
+	r->v[2] = zero;
+	r->v[3] = d;
+}
+
+void p256_fe_mul(struct p256_fe *r, const struct p256_fe *a, const struct p256_fe *b)
+{
+	if (mont_have_adx())
+		fe_mul_adx(r, a, b);
+	else
+		fe_mul_mulq(r, a, b);
+}
+EXPORT_SYMBOL_IF_KUNIT(p256_fe_mul);
+
+/* FE_ROUND_TOP with mulx */
+#define FE_ROUND_TOP_ADX(T0, T1, T2, T3)			\
+	"movq %[" #T0 "], %%rdx\n\t"				\
+	"mulxq %[p3m], %[lo], %[hi]\n\t"			\
+	"shlq $32, %%rdx\n\t"					\
+	"shrq $32, %[" #T0 "]\n\t"				\
+	"addq %%rdx, %[" #T1 "]\n\t"				\
+	"adcq %[" #T0 "], %[" #T2 "]\n\t"			\
+	"adcq %[lo], %[" #T3 "]\n\t"				\
+	"adcq $0, %[hi]\n\t"					\
+	"movq %[hi], %[" #T0 "]\n\t"
+
+/* fe_sqr_mulq() with mulx */
+static void fe_sqr_adx(struct p256_fe *r, const struct p256_fe *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zero, d;
+
+	asm(MONT_SQR_WIDE_ADX(t0, t1, t2, t3, t4, t5, t6, t7)
+	    FE_ROUND_TOP_ADX(t0, t1, t2, t3)
+	    FE_ROUND_TOP_ADX(t1, t2, t3, t0)
+	    FE_ROUND_TOP_ADX(t2, t3, t0, t1)
+	    FE_ROUND_TOP_ADX(t3, t0, t1, t2)
+	    "addq %[t4], %[t0]\n\t"
+	    "adcq %[t5], %[t1]\n\t"
+	    "adcq %[t6], %[t2]\n\t"
+	    "adcq %[t7], %[t3]\n\t"
+	    "movl $0, %k[t4]\n\t"
+	    "adcq $0, %[t4]\n\t"
+	    FE_FINAL(t0, t1, t2, t3, t4, lo, hi, zero, d)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [t6] "=&r" (t6), [t7] "=&r" (t7), [lo] "=&r" (lo),
+	      [hi] "=&r" (hi), [zero] "=&r" (zero), [d] "=&d" (d)
+	    : [ap] "r" (a->v), "m" (*(const u64 (*)[4])a->v),
+	      [p1] "m" (p256_p1), [p3m] "m" (p256_p3)
+	    : "cc");
+	r->v[0] = lo;
+	r->v[1] = hi;
+	r->v[2] = zero;
+	r->v[3] = d;
+}
+
+void p256_fe_sqr(struct p256_fe *r, const struct p256_fe *a)
+{
+	if (mont_have_adx())
+		fe_sqr_adx(r, a);
+	else
+		fe_sqr_mulq(r, a);
 }
 EXPORT_SYMBOL_IF_KUNIT(p256_fe_sqr);
 

@@ -6,14 +6,19 @@
  * assembly.  Each file keeps its own reduction, since p's shape makes
  * its rounds much cheaper than n's.
  *
- * The assembly is integer-only (mulq and adc chains, no BMI2 or ADX, no
- * FPU or vector registers), so it runs on every x86-64 CPU and in any
- * context; it has no branches and every address it loads from is fixed.
+ * The assembly is integer-only (mulq and adc chains, and where the CPU
+ * has BMI2 and ADX, mulx with two interleaved carry chains; no FPU or
+ * vector registers), so it runs in any context; it has no branches and
+ * every address it loads from is fixed.  Which of the two runs depends on
+ * the CPU alone, never on data.
  */
 #ifndef _KTLS_HS_P256_MONT_H
 #define _KTLS_HS_P256_MONT_H
 
 #include <linux/types.h>
+#ifdef CONFIG_X86_64
+#include <asm/cpufeature.h>
+#endif
 
 /* t + a * b + *carry, whose high half becomes the next carry; never overflows. */
 static __always_inline u64 mont_mac(u64 *carry, u64 t, u64 a, u64 b)
@@ -95,6 +100,88 @@ static __always_inline u64 mont_sbb(u64 *borrow, u64 a, u64 b)
 	MONT_ROW_LOW(S0, S1, S2, S3, X, T0, T1, T2, T3)		\
 	"adcq $0, %%rdx\n\t"					\
 	"movq %%rdx, %[" #T0 "]\n\t"
+
+/*
+ * MONT_ROW_ADX: T0..T5 += (S3:S2:S1:S0) * %rdx with mulx, the low halves
+ * of the products carried along CF (adcx) and the high halves along OF
+ * (adox), so the two additions into each limb do not wait for each
+ * other.  The caller clears T5 and both flags and holds zero in %[zero];
+ * as for MONT_ROW, it proves the sum fits.
+ */
+#define MONT_ROW_ADX(S0, S1, S2, S3, T0, T1, T2, T3, T4, T5)	\
+	"mulxq " S0 ", %[lo], %[hi]\n\t"			\
+	"adcxq %[lo], %[" #T0 "]\n\t"				\
+	"adoxq %[hi], %[" #T1 "]\n\t"				\
+	"mulxq " S1 ", %[lo], %[hi]\n\t"			\
+	"adcxq %[lo], %[" #T1 "]\n\t"				\
+	"adoxq %[hi], %[" #T2 "]\n\t"				\
+	"mulxq " S2 ", %[lo], %[hi]\n\t"			\
+	"adcxq %[lo], %[" #T2 "]\n\t"				\
+	"adoxq %[hi], %[" #T3 "]\n\t"				\
+	"mulxq " S3 ", %[lo], %[hi]\n\t"			\
+	"adcxq %[lo], %[" #T3 "]\n\t"				\
+	"adoxq %[hi], %[" #T4 "]\n\t"				\
+	"adcxq %[zero], %[" #T4 "]\n\t"			\
+	"adoxq %[zero], %[" #T5 "]\n\t"			\
+	"adcxq %[zero], %[" #T5 "]\n\t"
+
+/*
+ * MONT_SQR_WIDE with mulx: the cross products, then one pass that
+ * doubles them along CF while the diagonal squares go in along OF.  Uses
+ * %rdx, %[lo], %[hi] and %[zero].
+ */
+#define MONT_SQR_WIDE_ADX(T0, T1, T2, T3, T4, T5, T6, T7)	\
+	"movq 0(%[ap]), %%rdx\n\t"			\
+	"mulxq 8(%[ap]), %[" #T1 "], %[" #T2 "]\n\t"	\
+	"mulxq 16(%[ap]), %[lo], %[" #T3 "]\n\t"	\
+	"addq %[lo], %[" #T2 "]\n\t"			\
+	"mulxq 24(%[ap]), %[lo], %[" #T4 "]\n\t"	\
+	"adcq %[lo], %[" #T3 "]\n\t"			\
+	"adcq $0, %[" #T4 "]\n\t"			\
+	"movq 8(%[ap]), %%rdx\n\t"			\
+	"xorl %k[" #T5 "], %k[" #T5 "]\n\t"		\
+	"xorl %k[zero], %k[zero]\n\t"			\
+	"mulxq 16(%[ap]), %[lo], %[hi]\n\t"		\
+	"adcxq %[lo], %[" #T3 "]\n\t"			\
+	"adoxq %[hi], %[" #T4 "]\n\t"			\
+	"mulxq 24(%[ap]), %[lo], %[hi]\n\t"		\
+	"adcxq %[lo], %[" #T4 "]\n\t"			\
+	"adoxq %[hi], %[" #T5 "]\n\t"			\
+	"adcxq %[zero], %[" #T5 "]\n\t"			\
+	"movq 16(%[ap]), %%rdx\n\t"			\
+	"mulxq 24(%[ap]), %[lo], %[" #T6 "]\n\t"	\
+	"addq %[lo], %[" #T5 "]\n\t"			\
+	"adcq $0, %[" #T6 "]\n\t"			\
+	"xorl %k[" #T7 "], %k[" #T7 "]\n\t"		\
+	"movq 0(%[ap]), %%rdx\n\t"			\
+	"xorl %k[zero], %k[zero]\n\t"			\
+	"mulxq %%rdx, %[" #T0 "], %[hi]\n\t"		\
+	"adcxq %[" #T1 "], %[" #T1 "]\n\t"		\
+	"adoxq %[hi], %[" #T1 "]\n\t"			\
+	"movq 8(%[ap]), %%rdx\n\t"			\
+	"mulxq %%rdx, %[lo], %[hi]\n\t"			\
+	"adcxq %[" #T2 "], %[" #T2 "]\n\t"		\
+	"adoxq %[lo], %[" #T2 "]\n\t"			\
+	"adcxq %[" #T3 "], %[" #T3 "]\n\t"		\
+	"adoxq %[hi], %[" #T3 "]\n\t"			\
+	"movq 16(%[ap]), %%rdx\n\t"			\
+	"mulxq %%rdx, %[lo], %[hi]\n\t"			\
+	"adcxq %[" #T4 "], %[" #T4 "]\n\t"		\
+	"adoxq %[lo], %[" #T4 "]\n\t"			\
+	"adcxq %[" #T5 "], %[" #T5 "]\n\t"		\
+	"adoxq %[hi], %[" #T5 "]\n\t"			\
+	"movq 24(%[ap]), %%rdx\n\t"			\
+	"mulxq %%rdx, %[lo], %[hi]\n\t"			\
+	"adcxq %[" #T6 "], %[" #T6 "]\n\t"		\
+	"adoxq %[lo], %[" #T6 "]\n\t"			\
+	"adcxq %[zero], %[" #T7 "]\n\t"			\
+	"adoxq %[hi], %[" #T7 "]\n\t"
+
+/* Whether the mulx rows can run: a property of the CPU, never of data. */
+static __always_inline bool mont_have_adx(void)
+{
+	return static_cpu_has(X86_FEATURE_BMI2) && static_cpu_has(X86_FEATURE_ADX);
+}
 
 /*
  * The 512-bit square of the four limbs at %[ap] into T0..T7: the six

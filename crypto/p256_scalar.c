@@ -78,8 +78,8 @@ static const u64 p256_n0 = P256_N0;
 		   R0, R1, R2, R3, TOP, D0, D1, D2, D3)
 
 /* As p256_fe_mul(): rows and rounds interleaved, the window moving up. */
-void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
-			  const struct p256_scalar *b)
+static void scalar_mul_mulq(struct p256_scalar *r, const struct p256_scalar *a,
+			    const struct p256_scalar *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, tmp, m, d0, d1;
 
@@ -112,13 +112,73 @@ void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
 	r->v[2] = tmp;
 	r->v[3] = m;
 }
+
+/* SC_ROUND with mulx: m goes to %rdx, the flags are cleared by the xorl */
+#define SC_ROUND_ADX(T0, T1, T2, T3, T4, T5)			\
+	"movq %[ninv], %%rdx\n\t"				\
+	"imulq %[" #T0 "], %%rdx\n\t"				\
+	"xorl %k[zero], %k[zero]\n\t"				\
+	MONT_ROW_ADX("%[n0]", "%[n1]", "%[n2]", "%[n3]",	\
+		     T0, T1, T2, T3, T4, T5)
+
+#define SC_ROW_ADX(I, T0, T1, T2, T3, T4, T5)			\
+	"xorl %k[" #T5 "], %k[" #T5 "]\n\t"			\
+	"movq " #I "(%[bp]), %%rdx\n\t"				\
+	"xorl %k[zero], %k[zero]\n\t"				\
+	MONT_ROW_ADX("0(%[ap])", "8(%[ap])", "16(%[ap])", "24(%[ap])", \
+		     T0, T1, T2, T3, T4, T5)
+
+/* scalar_mul_mulq() with mulx rows and rounds */
+static void scalar_mul_adx(struct p256_scalar *r, const struct p256_scalar *a,
+			   const struct p256_scalar *b)
+{
+	u64 t0, t1, t2, t3, t4, t5, lo, hi, zero, d;
+
+	asm("xorl %k[t0], %k[t0]\n\t"
+	    "xorl %k[t1], %k[t1]\n\t"
+	    "xorl %k[t2], %k[t2]\n\t"
+	    "xorl %k[t3], %k[t3]\n\t"
+	    "xorl %k[t4], %k[t4]\n\t"
+	    SC_ROW_ADX(0, t0, t1, t2, t3, t4, t5)
+	    SC_ROUND_ADX(t0, t1, t2, t3, t4, t5)
+	    SC_ROW_ADX(8, t1, t2, t3, t4, t5, t0)
+	    SC_ROUND_ADX(t1, t2, t3, t4, t5, t0)
+	    SC_ROW_ADX(16, t2, t3, t4, t5, t0, t1)
+	    SC_ROUND_ADX(t2, t3, t4, t5, t0, t1)
+	    SC_ROW_ADX(24, t3, t4, t5, t0, t1, t2)
+	    SC_ROUND_ADX(t3, t4, t5, t0, t1, t2)
+	    SC_FINAL(t4, t5, t0, t1, t2, lo, hi, zero, d)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [lo] "=&r" (lo), [hi] "=&r" (hi), [zero] "=&r" (zero),
+	      [d] "=&d" (d)
+	    : [ap] "r" (a->v), [bp] "r" (b->v),
+	      "m" (*(const u64 (*)[4])a->v), "m" (*(const u64 (*)[4])b->v),
+	      [n0] "m" (p256_n[0]), [n1] "m" (p256_n[1]),
+	      [n2] "m" (p256_n[2]), [n3] "m" (p256_n[3]),
+	      [ninv] "m" (p256_n0)
+	    : "cc");
+	r->v[0] = lo;
+	r->v[1] = hi;
+	r->v[2] = zero;
+	r->v[3] = d;
+}
+
+void p256_scalar_mont_mul(struct p256_scalar *r, const struct p256_scalar *a,
+			  const struct p256_scalar *b)
+{
+	if (mont_have_adx())
+		scalar_mul_adx(r, a, b);
+	else
+		scalar_mul_mulq(r, a, b);
+}
 EXPORT_SYMBOL_IF_KUNIT(p256_scalar_mont_mul);
 
 /*
  * As p256_fe_sqr(): the low half reduced alone is at most n, the high
  * half is below n, so one final subtraction.
  */
-static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
+static void scalar_sqr_mulq(struct p256_scalar *r, const struct p256_scalar *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, tmp, m, d0, d1;
 
@@ -147,6 +207,69 @@ static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
 	r->v[1] = d1;
 	r->v[2] = tmp;
 	r->v[3] = t5;
+}
+
+/*
+ * SC_ROUND_TOP with mulx: m * n goes in along both carry chains and the
+ * top limb, with what is left of both carries, lands in T0.
+ */
+#define SC_ROUND_TOP_ADX(T0, T1, T2, T3)			\
+	"movq %[ninv], %%rdx\n\t"				\
+	"imulq %[" #T0 "], %%rdx\n\t"				\
+	"xorl %k[zero], %k[zero]\n\t"				\
+	"mulxq %[n0], %[lo], %[hi]\n\t"				\
+	"adcxq %[lo], %[" #T0 "]\n\t"				\
+	"adoxq %[hi], %[" #T1 "]\n\t"				\
+	"mulxq %[n1], %[lo], %[hi]\n\t"				\
+	"adcxq %[lo], %[" #T1 "]\n\t"				\
+	"adoxq %[hi], %[" #T2 "]\n\t"				\
+	"mulxq %[n2], %[lo], %[hi]\n\t"				\
+	"adcxq %[lo], %[" #T2 "]\n\t"				\
+	"adoxq %[hi], %[" #T3 "]\n\t"				\
+	"mulxq %[n3], %[lo], %[hi]\n\t"				\
+	"adcxq %[lo], %[" #T3 "]\n\t"				\
+	"adoxq %[zero], %[hi]\n\t"				\
+	"adcxq %[zero], %[hi]\n\t"				\
+	"movq %[hi], %[" #T0 "]\n\t"
+
+/* scalar_sqr_mulq() with mulx */
+static void scalar_sqr_adx(struct p256_scalar *r, const struct p256_scalar *a)
+{
+	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zero, d;
+
+	asm(MONT_SQR_WIDE_ADX(t0, t1, t2, t3, t4, t5, t6, t7)
+	    SC_ROUND_TOP_ADX(t0, t1, t2, t3)
+	    SC_ROUND_TOP_ADX(t1, t2, t3, t0)
+	    SC_ROUND_TOP_ADX(t2, t3, t0, t1)
+	    SC_ROUND_TOP_ADX(t3, t0, t1, t2)
+	    "addq %[t4], %[t0]\n\t"
+	    "adcq %[t5], %[t1]\n\t"
+	    "adcq %[t6], %[t2]\n\t"
+	    "adcq %[t7], %[t3]\n\t"
+	    "movl $0, %k[t4]\n\t"
+	    "adcq $0, %[t4]\n\t"
+	    SC_FINAL(t0, t1, t2, t3, t4, lo, hi, zero, d)
+	    : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2),
+	      [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5),
+	      [t6] "=&r" (t6), [t7] "=&r" (t7), [lo] "=&r" (lo),
+	      [hi] "=&r" (hi), [zero] "=&r" (zero), [d] "=&d" (d)
+	    : [ap] "r" (a->v), "m" (*(const u64 (*)[4])a->v),
+	      [n0] "m" (p256_n[0]), [n1] "m" (p256_n[1]),
+	      [n2] "m" (p256_n[2]), [n3] "m" (p256_n[3]),
+	      [ninv] "m" (p256_n0)
+	    : "cc");
+	r->v[0] = lo;
+	r->v[1] = hi;
+	r->v[2] = zero;
+	r->v[3] = d;
+}
+
+static void scalar_mont_sqr(struct p256_scalar *r, const struct p256_scalar *a)
+{
+	if (mont_have_adx())
+		scalar_sqr_adx(r, a);
+	else
+		scalar_sqr_mulq(r, a);
 }
 
 #else /* !CONFIG_X86_64 */
