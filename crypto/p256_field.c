@@ -85,8 +85,9 @@ static const u64 p256_p1 = P256_P1, p256_p3 = P256_P3;
  * t4 t5 t0 t1 with t2 the bit above.  a below 2^256 and b below p are
  * enough for the bounds, which p256_fe_from_bytes() relies on.
  */
-static void fe_mul_mulq(struct p256_fe *r, const struct p256_fe *a,
-			const struct p256_fe *b)
+static __always_inline void fe_mul_mulq(struct p256_fe *r,
+					const struct p256_fe *a,
+					const struct p256_fe *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, tmp, bi, d0, d1;
 
@@ -123,7 +124,8 @@ static void fe_mul_mulq(struct p256_fe *r, const struct p256_fe *a,
  * (the four-limb window turns through t0..t3 back to t0..t3), giving a
  * value at most p, plus the high half, below p: one final subtraction.
  */
-static void fe_sqr_mulq(struct p256_fe *r, const struct p256_fe *a)
+static __always_inline void fe_sqr_mulq(struct p256_fe *r,
+					const struct p256_fe *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, tmp, d0, d1;
 
@@ -176,8 +178,9 @@ static void fe_sqr_mulq(struct p256_fe *r, const struct p256_fe *a)
 		     T0, T1, T2, T3, T4, T5)
 
 /* fe_mul_mulq() with mulx rows; the same bounds hold */
-static void fe_mul_adx(struct p256_fe *r, const struct p256_fe *a,
-		       const struct p256_fe *b)
+static __always_inline void fe_mul_adx(struct p256_fe *r,
+				       const struct p256_fe *a,
+				       const struct p256_fe *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, lo, hi, zero, d;
 
@@ -231,7 +234,8 @@ EXPORT_SYMBOL_IF_KUNIT(p256_fe_mul);
 	"movq %[hi], %[" #T0 "]\n\t"
 
 /* fe_sqr_mulq() with mulx */
-static void fe_sqr_adx(struct p256_fe *r, const struct p256_fe *a)
+static __always_inline void fe_sqr_adx(struct p256_fe *r,
+				       const struct p256_fe *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zero, d;
 

@@ -78,8 +78,9 @@ static const u64 p256_n0 = P256_N0;
 		   R0, R1, R2, R3, TOP, D0, D1, D2, D3)
 
 /* As p256_fe_mul(): rows and rounds interleaved, the window moving up. */
-static void scalar_mul_mulq(struct p256_scalar *r, const struct p256_scalar *a,
-			    const struct p256_scalar *b)
+static __always_inline void scalar_mul_mulq(struct p256_scalar *r,
+					    const struct p256_scalar *a,
+					    const struct p256_scalar *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, tmp, m, d0, d1;
 
@@ -129,8 +130,9 @@ static void scalar_mul_mulq(struct p256_scalar *r, const struct p256_scalar *a,
 		     T0, T1, T2, T3, T4, T5)
 
 /* scalar_mul_mulq() with mulx rows and rounds */
-static void scalar_mul_adx(struct p256_scalar *r, const struct p256_scalar *a,
-			   const struct p256_scalar *b)
+static __always_inline void scalar_mul_adx(struct p256_scalar *r,
+					   const struct p256_scalar *a,
+					   const struct p256_scalar *b)
 {
 	u64 t0, t1, t2, t3, t4, t5, lo, hi, zero, d;
 
@@ -178,7 +180,8 @@ EXPORT_SYMBOL_IF_KUNIT(p256_scalar_mont_mul);
  * As p256_fe_sqr(): the low half reduced alone is at most n, the high
  * half is below n, so one final subtraction.
  */
-static void scalar_sqr_mulq(struct p256_scalar *r, const struct p256_scalar *a)
+static __always_inline void scalar_sqr_mulq(struct p256_scalar *r,
+					    const struct p256_scalar *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, tmp, m, d0, d1;
 
@@ -233,7 +236,8 @@ static void scalar_sqr_mulq(struct p256_scalar *r, const struct p256_scalar *a)
 	"movq %[hi], %[" #T0 "]\n\t"
 
 /* scalar_sqr_mulq() with mulx */
-static void scalar_sqr_adx(struct p256_scalar *r, const struct p256_scalar *a)
+static __always_inline void scalar_sqr_adx(struct p256_scalar *r,
+					   const struct p256_scalar *a)
 {
 	u64 t0, t1, t2, t3, t4, t5, t6, t7, lo, hi, zero, d;
 
