@@ -414,34 +414,73 @@ void p256_scalar_to_bytes(u8 out[32], const struct p256_scalar *a)
 			out[31 - 8 * i - j] = (u8)(a->v[i] >> (8 * j));
 }
 
+/* bit i of the low 128 bits of n - 2 */
+static int inv_low_bit(int i)
+{
+	static const u64 low[2] = { 0xf3b9cac2fc63254fULL, 0xbce6faada7179e84ULL };
+
+	return low[i / 64] >> (i % 64) & 1;
+}
+
+static void scalar_sqr_n(struct p256_scalar *r, const struct p256_scalar *a, int n)
+{
+	scalar_mont_sqr(r, a);
+	while (--n > 0)
+		scalar_mont_sqr(r, r);
+}
+
 /*
- * r = a^(n - 2) = 1/a, both in Montgomery form, by fixed 4-bit windows
- * over the public exponent: the table index comes from the exponent,
- * never from a.
+ * r = a^(n - 2) = 1/a, both in Montgomery form.  The exponent is public:
+ * the sequence of operations follows its bits, never a.  Its top half,
+ * ffffffff 00000000 ffffffff ffffffff, comes from x32 = a^(2^32 - 1) by
+ * squarings; the bottom half by sliding windows of up to four bits over
+ * the odd powers a^1 .. a^15.  That is 256 squarings and 41
+ * multiplications, against 70 for plain 4-bit windows.
  */
 void p256_scalar_mont_inv(struct p256_scalar *r, const struct p256_scalar *a)
 {
-	static const u64 e[4] = {
-		0xf3b9cac2fc63254fULL, 0xbce6faada7179e84ULL,
-		0xffffffffffffffffULL, 0xffffffff00000000ULL,
-	};
-	struct p256_scalar pow[16], acc;
-	int i, nib;
+	struct p256_scalar odd[8], x2, x4, x8, x16, x32, t;
+	int i, j, k, w;
 
-	p256_scalar_to_mont(&pow[0], &(struct p256_scalar){ { 1, 0, 0, 0 } });
-	pow[1] = *a;
-	for (i = 2; i < 16; i++)
-		p256_scalar_mont_mul(&pow[i], &pow[i - 1], a);
+	/* xN = a^(2^N - 1) */
+	scalar_mont_sqr(&t, a);
+	p256_scalar_mont_mul(&x2, &t, a);
+	scalar_sqr_n(&t, &x2, 2);
+	p256_scalar_mont_mul(&x4, &t, &x2);
+	scalar_sqr_n(&t, &x4, 4);
+	p256_scalar_mont_mul(&x8, &t, &x4);
+	scalar_sqr_n(&t, &x8, 8);
+	p256_scalar_mont_mul(&x16, &t, &x8);
+	scalar_sqr_n(&t, &x16, 16);
+	p256_scalar_mont_mul(&x32, &t, &x16);
 
-	acc = pow[0];
-	for (i = 63; i >= 0; i--) {
-		nib = (e[i / 16] >> (4 * (i % 16))) & 15;
-		scalar_mont_sqr(&acc, &acc);
-		scalar_mont_sqr(&acc, &acc);
-		scalar_mont_sqr(&acc, &acc);
-		scalar_mont_sqr(&acc, &acc);
-		if (nib)
-			p256_scalar_mont_mul(&acc, &acc, &pow[nib]);
+	/* odd[i] = a^(2i + 1), t = a^2 */
+	scalar_mont_sqr(&t, a);
+	odd[0] = *a;
+	for (i = 1; i < 8; i++)
+		p256_scalar_mont_mul(&odd[i], &odd[i - 1], &t);
+
+	scalar_sqr_n(&t, &x32, 64);
+	p256_scalar_mont_mul(&t, &t, &x32);
+	scalar_sqr_n(&t, &t, 32);
+	p256_scalar_mont_mul(&t, &t, &x32);
+
+	i = 127;
+	while (i >= 0) {
+		if (!inv_low_bit(i)) {
+			scalar_mont_sqr(&t, &t);
+			i--;
+			continue;
+		}
+		/* the window i..j, j as low as three bits down, ends in a set bit */
+		j = i > 3 ? i - 3 : 0;
+		while (!inv_low_bit(j))
+			j++;
+		for (w = 0, k = i; k >= j; k--)
+			w = w << 1 | inv_low_bit(k);
+		scalar_sqr_n(&t, &t, i - j + 1);
+		p256_scalar_mont_mul(&t, &t, &odd[w >> 1]);
+		i = j - 1;
 	}
-	*r = acc;
+	*r = t;
 }
