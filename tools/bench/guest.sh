@@ -19,6 +19,9 @@
 set -u
 say() { echo "ktls-vm: $*"; }
 
+# shellcheck source=../testing/selftests/net/ktls_hs/ktls_module.sh
+. "$(dirname "$(readlink -f "$0")")/../testing/selftests/net/ktls_hs/ktls_module.sh"
+
 R=$KTLS_REPORT
 mkdir -p "$R"
 ip link set lo up
@@ -27,7 +30,7 @@ read -r -a P <<< "${KTLS_PROVIDERS//,/ }"
 # Only one provider may own the ULP name at a time.
 load() {
 	case "$1" in
-	ours) insmod "$KTLS_MODDIR/ktls_hs.ko" ;;
+	ours) ktls_insmod "$KTLS_MODDIR/ktls_hs.ko" ;;
 	# By name: the boot's blacklist only stops loading by alias.
 	intree) modprobe tls ;;
 	esac

@@ -19,6 +19,9 @@
 set -u
 say() { echo "ktls-vm: $*"; }
 
+# shellcheck source=../../selftests/net/ktls_hs/ktls_module.sh
+. "$KTLS_KSFT/ktls_module.sh"
+
 R=$KTLS_REPORT
 mkdir -p "$R"
 VMTAP=$R/vm.tap
@@ -39,7 +42,7 @@ fi
 say "kernel $(uname -r), provider $KTLS_TLS, suites $KTLS_SUITES"
 case "$KTLS_TLS" in
 ours)
-	if insmod "$KTLS_MODDIR/ktls_hs.ko"; then
+	if ktls_insmod "$KTLS_MODDIR/ktls_hs.ko"; then
 		vm_result ok "load ktls_hs.ko"
 	else
 		vm_result fail "load ktls_hs.ko"
@@ -55,7 +58,7 @@ esac
 run_kunit() {
 	local out=$R/kunit.ktap d
 	local -a suites
-	if ! insmod "$KTLS_MODDIR/ktls_hs_kunit.ko"; then
+	if ! ktls_insmod "$KTLS_MODDIR/ktls_hs_kunit.ko"; then
 		printf 'KTAP version 1\n1..0 # SKIP ktls_hs_kunit.ko failed to load\n' > "$out"
 		return
 	fi

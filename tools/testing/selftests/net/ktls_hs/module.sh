@@ -11,6 +11,7 @@
 # source tree, beside this script once installed.
 BIN=${KTLS_KSFT_OUT:-$(dirname "$(readlink -f "$0")")}
 source "$KSFT_DIR/kselftest/ktap_helpers.sh"
+source "$(dirname "$(readlink -f "$0")")/ktls_module.sh"
 
 : "${KTLS_HS_KO:?KTLS_HS_KO must name ktls_hs.ko}"
 
@@ -48,7 +49,7 @@ else
 fi
 
 # 4. Loading it again works, and registers the ULP again.
-if insmod "$KTLS_HS_KO" && grep -qw tls /proc/sys/net/ipv4/tcp_available_ulp; then
+if ktls_insmod "$KTLS_HS_KO" && grep -qw tls /proc/sys/net/ipv4/tcp_available_ulp; then
 	ktap_test_pass "reload"
 else
 	ktap_test_fail "reload"
@@ -61,7 +62,7 @@ if ! modinfo tls >/dev/null 2>&1; then
 elif rmmod ktls_hs && modprobe tls; then
 	mark="module.sh: conflict check $$"
 	echo "$mark" > /dev/kmsg
-	if ! insmod "$KTLS_HS_KO" 2>/dev/null &&
+	if ! ktls_insmod "$KTLS_HS_KO" 2>/dev/null &&
 	   dmesg | sed -n "/$mark/,\$p" |
 	   grep -q 'ktls_hs: TCP ULP "tls" is already registered'; then
 		ktap_test_pass "refused beside the in-tree tls.ko"
@@ -69,7 +70,7 @@ elif rmmod ktls_hs && modprobe tls; then
 		ktap_test_fail "refused beside the in-tree tls.ko"
 	fi
 	rmmod tls
-	insmod "$KTLS_HS_KO"
+	ktls_insmod "$KTLS_HS_KO"
 else
 	ktap_test_fail "refused beside the in-tree tls.ko: could not swap modules"
 fi
