@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the allocation-free AEAD (crypto/aead_lib.c).
+ * KUnit tests of the allocation-free AEAD (crypto/aead_lib.c) and of the
+ * X25519 wrappers (crypto/x25519.c) over the kernel's curve25519 library.
  *
  * Vectors, transcribed as data from the documents named:
  * - AES-GCM: test cases 1-4 (AES-128) and 13-16 (AES-256) of McGrew and
@@ -8,6 +9,7 @@
  *   with an empty plaintext, the first PTlen = 0, AADlen = 128 entries of
  *   NIST's CAVP files gcmEncryptExtIV128.rsp and gcmEncryptExtIV256.rsp.
  * - ChaCha20-Poly1305: RFC 8439 section 2.8.2.
+ * - X25519: RFC 7748 section 5.2 (first vector) and section 6.1.
  *
  * Beyond the vectors: every length 0..300 and every AAD length 0..40
  * against the crypto API's "gcm(aes)" and "rfc7539(chacha20,poly1305)"
@@ -17,6 +19,7 @@
  */
 #include <kunit/test.h>
 #include <crypto/aead.h>
+#include <crypto/curve25519.h>
 #include <linux/bottom_half.h>
 #include <linux/hex.h>
 #include <linux/ktime.h>
@@ -26,6 +29,7 @@
 #include <linux/string.h>
 
 #include <ktls_hs/aead_lib.h>
+#include <ktls_hs/x25519.h>
 
 #define TAG	KTLS_LIB_AEAD_TAG_SIZE
 #define CROSS_MAX_LEN	300
@@ -599,4 +603,100 @@ static struct kunit_suite aead_lib_suite = {
 	.test_cases = aead_lib_cases,
 };
 
-kunit_test_suites(&aead_lib_suite);
+/* RFC 7748: section 5.2, first vector, then the section 6.1 example. */
+static const char x25519_scalar[] =
+	"a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4";
+static const char x25519_u[] =
+	"e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c";
+static const char x25519_want[] =
+	"c3da55379de9c6908e94ea4df28d084f32eccf03491c71f754b4075577a28552";
+static const char x25519_alice[] =
+	"77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a";
+static const char x25519_alice_pub[] =
+	"8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a";
+static const char x25519_bob[] =
+	"5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb";
+static const char x25519_bob_pub[] =
+	"de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f";
+static const char x25519_shared[] =
+	"4a5d9d5ba4ce2de1728e3bf480350f25e07e21c947d19e3376f09b3c1e161742";
+
+/*
+ * X25519 through the module's wrappers of curve25519(), as the handshake
+ * calls it: RFC 7748's single-step vector, both sides of its
+ * Diffie-Hellman example, and the all-zero result a small-order peer key
+ * forces, which must be refused.
+ */
+static void x25519_test_rfc7748(struct kunit *test)
+{
+	u8 out[KTLS_X25519_KEY_LEN], zero[KTLS_X25519_KEY_LEN] = {};
+	const u8 *scalar, *u, *want;
+	const u8 *alice, *alice_pub, *bob, *bob_pub, *shared;
+
+	scalar = aead_hex(test, x25519_scalar, NULL);
+	u = aead_hex(test, x25519_u, NULL);
+	want = aead_hex(test, x25519_want, NULL);
+	KUNIT_EXPECT_EQ(test, ktls_x25519(out, scalar, u), 0);
+	KUNIT_EXPECT_MEMEQ(test, out, want, sizeof(out));
+
+	alice = aead_hex(test, x25519_alice, NULL);
+	alice_pub = aead_hex(test, x25519_alice_pub, NULL);
+	bob = aead_hex(test, x25519_bob, NULL);
+	bob_pub = aead_hex(test, x25519_bob_pub, NULL);
+	shared = aead_hex(test, x25519_shared, NULL);
+	KUNIT_EXPECT_EQ(test, ktls_x25519(out, alice, curve25519_base_point), 0);
+	KUNIT_EXPECT_MEMEQ(test, out, alice_pub, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ktls_x25519(out, bob, curve25519_base_point), 0);
+	KUNIT_EXPECT_MEMEQ(test, out, bob_pub, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ktls_x25519(out, alice, bob_pub), 0);
+	KUNIT_EXPECT_MEMEQ(test, out, shared, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ktls_x25519(out, bob, alice_pub), 0);
+	KUNIT_EXPECT_MEMEQ(test, out, shared, sizeof(out));
+
+	/* u = 0 has order 1: every scalar maps it to 0. */
+	memset(out, 0xaa, sizeof(out));
+	KUNIT_EXPECT_EQ(test, ktls_x25519(out, alice, zero), -EINVAL);
+	KUNIT_EXPECT_MEMEQ(test, out, zero, sizeof(out));
+}
+
+/* Two fresh key pairs, made with bottom halves off, agree. */
+static void x25519_test_keygen(struct kunit *test)
+{
+	u8 priv1[KTLS_X25519_KEY_LEN], pub1[KTLS_X25519_KEY_LEN];
+	u8 priv2[KTLS_X25519_KEY_LEN], pub2[KTLS_X25519_KEY_LEN];
+	u8 s1[KTLS_X25519_KEY_LEN], s2[KTLS_X25519_KEY_LEN];
+	u8 pub[KTLS_X25519_KEY_LEN];
+	int err[4];
+
+	local_bh_disable();
+	err[0] = ktls_x25519_keygen(priv1, pub1);
+	err[1] = ktls_x25519_keygen(priv2, pub2);
+	err[2] = ktls_x25519(s1, priv1, pub2);
+	err[3] = ktls_x25519(s2, priv2, pub1);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, err[0], 0);
+	KUNIT_EXPECT_EQ(test, err[1], 0);
+	KUNIT_EXPECT_EQ(test, err[2], 0);
+	KUNIT_EXPECT_EQ(test, err[3], 0);
+	KUNIT_EXPECT_MEMEQ(test, s1, s2, sizeof(s1));
+	KUNIT_EXPECT_MEMNEQ(test, pub1, pub2, sizeof(pub1));
+
+	/* Clamped as RFC 7748 section 5 decodes it. */
+	KUNIT_EXPECT_EQ(test, priv1[0] & 7, 0);
+	KUNIT_EXPECT_EQ(test, priv1[31] & 0xc0, 0x40);
+	KUNIT_EXPECT_EQ(test, ktls_x25519(pub, priv1, curve25519_base_point), 0);
+	KUNIT_EXPECT_MEMEQ(test, pub, pub1, sizeof(pub));
+}
+
+static struct kunit_case x25519_cases[] = {
+	KUNIT_CASE(x25519_test_rfc7748),
+	KUNIT_CASE(x25519_test_keygen),
+	{}
+};
+
+static struct kunit_suite x25519_suite = {
+	.name = "ktls_hs_x25519",
+	.test_cases = x25519_cases,
+};
+
+kunit_test_suites(&aead_lib_suite, &x25519_suite);
