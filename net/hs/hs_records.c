@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Records of the server handshake (RFC 8446 5): which record types the
+ * client may send at each point, the protection of the handshake
+ * traffic keys (inner content type, padding), the middlebox-
+ * compatibility ChangeCipherSpec, declined early data, reassembly of
+ * handshake messages across records, and the framing of the server's
+ * own messages and alerts.  The state machine above sees whole messages
+ * only and never a record.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/math.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+
+#include "hs_records.h"
+
+/* RFC 8446 5.3: the static iv XORed with the record's sequence number. */
+static void ktls_hs_nonce(const struct ktls_hs_prot *p,
+			  u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE])
+{
+	int i;
+
+	memcpy(nonce, p->iv, KTLS_LIB_AEAD_NONCE_SIZE);
+	for (i = 0; i < 8; i++)
+		nonce[KTLS_LIB_AEAD_NONCE_SIZE - 1 - i] ^= (u8)(p->seq >> (8 * i));
+}
+
+static int ktls_hs_prot_set(struct ktls_hs_prot *p, enum ktls_lib_aead_alg alg,
+			    const u8 *key, size_t key_len,
+			    const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE])
+{
+	int err;
+
+	err = ktls_lib_aead_setkey(&p->aead, alg, key, key_len);
+	if (err)
+		return err;
+	memcpy(p->iv, iv, KTLS_LIB_AEAD_NONCE_SIZE);
+	p->seq = 0;
+	p->on = true;
+	return 0;
+}
+
+static void ktls_hs_prot_wipe(struct ktls_hs_prot *p)
+{
+	ktls_lib_aead_wipe(&p->aead);
+	memzero_explicit(p, sizeof(*p));
+}
+
+/* ---------------------------------------------------------------- input */
+
+void ktls_hs_rx_init(struct ktls_hs_rx *rx)
+{
+	memset(rx, 0, offsetof(struct ktls_hs_rx, buf));
+}
+
+size_t ktls_hs_rx_want(struct ktls_hs_rx *rx, u8 **buf)
+{
+	if (rx->hdr_len < KTLS_HEADER_LEN) {
+		*buf = rx->hdr + rx->hdr_len;
+		return KTLS_HEADER_LEN - rx->hdr_len;
+	}
+	/* The body lands right behind the pending message bytes. */
+	*buf = rx->buf + rx->msg_len + rx->body_got;
+	return rx->body_len - rx->body_got;
+}
+
+/* Whether a record of this header may come now, before reading its body. */
+static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
+{
+	unsigned int len = get_unaligned_be16(rx->hdr + 3);
+	u8 type = rx->hdr[0];
+
+	/* legacy_record_version is ignored for all purposes (RFC 8446 5.1). */
+	if (len > KTLS_HS_MAX_CIPHERTEXT ||
+	    (type != KTLS_TYPE_DATA && len > KTLS_MAX_PLAINTEXT))
+		return KTLS_ALERT_RECORD_OVERFLOW;
+
+	switch (type) {
+	case KTLS_TYPE_HANDSHAKE:
+		/* No zero-length fragments, no plaintext once keys changed. */
+		if (rx->prot.on || !len)
+			return KTLS_ALERT_UNEXPECTED_MESSAGE;
+		break;
+	case KTLS_TYPE_CHANGE_CIPHER:
+		/*
+		 * RFC 8446 5: one byte, only after the first ClientHello and
+		 * before the client's Finished, and (5.1) never between the
+		 * fragments of a handshake message.
+		 */
+		if (!rx->ccs_ok || rx->msg_len || len != 1)
+			return KTLS_ALERT_UNEXPECTED_MESSAGE;
+		break;
+	case KTLS_TYPE_ALERT:
+		/* Nothing the client can say here lets the handshake go on. */
+		return KTLS_HS_PEER_ALERT;
+	case KTLS_TYPE_DATA:
+		if (!rx->prot.on && !rx->early_skip)
+			return KTLS_ALERT_UNEXPECTED_MESSAGE;
+		if (!len) {
+			/* Cannot be a protected record: no tag. */
+			if (!rx->early_skip)
+				return KTLS_ALERT_BAD_RECORD_MAC;
+			rx->hdr_len = 0;
+			return 0;
+		}
+		break;
+	default:
+		return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	}
+	rx->body_len = len;
+	rx->body_got = 0;
+	return 0;
+}
+
+/*
+ * Open a protected record in place: on success *@type is the inner
+ * content type and *@len the length of the content.  A record of
+ * declined early data comes back as type 0, to be dropped.
+ */
+static int ktls_hs_rx_open(struct ktls_hs_rx *rx, u8 *body, size_t *len,
+			   u8 *type)
+{
+	u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE];
+	size_t n = *len;
+
+	if (rx->prot.on && n > KTLS_LIB_AEAD_TAG_SIZE) {
+		/* RFC 8446 5.4: TLSInnerPlaintext is at most 2^14 + 1. */
+		if (n - KTLS_LIB_AEAD_TAG_SIZE > KTLS_MAX_PLAINTEXT + 1)
+			return KTLS_ALERT_RECORD_OVERFLOW;
+		ktls_hs_nonce(&rx->prot, nonce);
+		if (!ktls_lib_aead_open(&rx->prot.aead, nonce, rx->hdr,
+					KTLS_HEADER_LEN, body, n)) {
+			rx->prot.seq++;
+			rx->early_skip = 0;
+			n -= KTLS_LIB_AEAD_TAG_SIZE;
+			while (n && !body[n - 1])
+				n--;
+			if (!n)
+				return KTLS_ALERT_UNEXPECTED_MESSAGE;
+			*type = body[--n];
+			*len = n;
+			return 0;
+		}
+	}
+	/*
+	 * RFC 8446 4.2.10: a server that declines early data skips the
+	 * records it cannot deprotect, up to a limit.
+	 */
+	if (rx->early_skip >= n) {
+		rx->early_skip -= n;
+		*type = 0;
+		return 0;
+	}
+	return KTLS_ALERT_BAD_RECORD_MAC;
+}
+
+/* Hand up the buffered message if it is complete. */
+static int ktls_hs_rx_message(struct ktls_hs_rx *rx, const u8 **msg,
+			      size_t *msg_len)
+{
+	size_t need;
+
+	if (rx->msg_len < KTLS_HS_MSG_HDR_LEN)
+		return 0;
+	need = KTLS_HS_MSG_HDR_LEN + get_unaligned_be24(rx->buf + 1);
+	/* More than we are willing to buffer: refused, not malformed. */
+	if (need > KTLS_HS_MAX_CLIENT_MSG)
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	if (rx->msg_len < need)
+		return 0;
+	/*
+	 * Every message a client sends a server either ends its flight or
+	 * is followed by a key change (ClientHello, Finished), so it must
+	 * end its record (RFC 8446 5.1): anything behind it is out of place.
+	 */
+	if (rx->msg_len > need)
+		return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	*msg = rx->buf;
+	*msg_len = need;
+	rx->msg_len = 0;
+	return 0;
+}
+
+static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
+			     size_t *msg_len)
+{
+	u8 *body = rx->buf + rx->msg_len;
+	size_t len = rx->body_len;
+	u8 type = rx->hdr[0];
+	int err;
+
+	rx->hdr_len = 0;
+	if (type == KTLS_TYPE_CHANGE_CIPHER) {
+		if (body[0] != 1)
+			return KTLS_ALERT_UNEXPECTED_MESSAGE;
+		/* A client sends it once (RFC 8446 D.4). */
+		rx->ccs_ok = false;
+		return 0;
+	}
+	if (type == KTLS_TYPE_DATA) {
+		err = ktls_hs_rx_open(rx, body, &len, &type);
+		if (err)
+			return err;
+		if (!type)
+			return 0;
+		if (type == KTLS_TYPE_ALERT)
+			return KTLS_HS_PEER_ALERT;
+		/*
+		 * No application data before the client's Finished, and a
+		 * protected ChangeCipherSpec is refused by RFC 8446 5.
+		 */
+		if (type != KTLS_TYPE_HANDSHAKE || !len)
+			return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	}
+	rx->msg_len += len;
+	return ktls_hs_rx_message(rx, msg, msg_len);
+}
+
+int ktls_hs_rx_received(struct ktls_hs_rx *rx, size_t len, const u8 **msg,
+			size_t *msg_len)
+{
+	*msg = NULL;
+	*msg_len = 0;
+	if (rx->hdr_len < KTLS_HEADER_LEN) {
+		rx->hdr_len += len;
+		if (rx->hdr_len < KTLS_HEADER_LEN)
+			return 0;
+		return ktls_hs_rx_header(rx);
+	}
+	rx->body_got += len;
+	if (rx->body_got < rx->body_len)
+		return 0;
+	return ktls_hs_rx_record(rx, msg, msg_len);
+}
+
+int ktls_hs_rx_set_key(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
+		       const u8 *key, size_t key_len,
+		       const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE])
+{
+	/* RFC 8446 5.1: no message may span a key change. */
+	if (rx->msg_len)
+		return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	if (ktls_hs_prot_set(&rx->prot, alg, key, key_len, iv))
+		return KTLS_ALERT_INTERNAL_ERROR;
+	return 0;
+}
+
+void ktls_hs_rx_wipe(struct ktls_hs_rx *rx)
+{
+	ktls_hs_prot_wipe(&rx->prot);
+	/* Plaintext of protected records may still be in the buffer. */
+	memzero_explicit(rx->buf, sizeof(rx->buf));
+}
+
+/* --------------------------------------------------------------- output */
+
+void ktls_hs_tx_init(struct ktls_hs_tx *tx, u8 *buf, size_t cap)
+{
+	memset(tx, 0, sizeof(*tx));
+	tx->buf = buf;
+	tx->cap = cap;
+}
+
+int ktls_hs_tx_set_key(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
+		       const u8 *key, size_t key_len,
+		       const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE])
+{
+	return ktls_hs_prot_set(&tx->prot, alg, key, key_len, iv);
+}
+
+static size_t ktls_hs_tx_overhead(bool protected)
+{
+	return protected ? KTLS_HS_PROT_OVERHEAD : KTLS_HEADER_LEN;
+}
+
+size_t ktls_hs_tx_framed_len(size_t plain, bool protected)
+{
+	return plain + DIV_ROUND_UP(plain, KTLS_MAX_PLAINTEXT) *
+		       ktls_hs_tx_overhead(protected);
+}
+
+void ktls_hs_tx_stage(struct ktls_hs_tx *tx, struct ktls_hs_buf *b)
+{
+	size_t o = ktls_hs_tx_overhead(tx->prot.on);
+	size_t avail = tx->cap - KTLS_HS_ALERT_ROOM - tx->len;
+	size_t frame = DIV_ROUND_UP(avail, KTLS_MAX_PLAINTEXT) * o;
+
+	/*
+	 * As many message bytes as still fit once framed: fewer bytes
+	 * never need more records than @avail would.
+	 */
+	b->data = tx->buf + tx->len + KTLS_HEADER_LEN;
+	b->len = 0;
+	b->cap = avail > frame ? avail - frame : 0;
+}
+
+/* Protect the @len content bytes behind the header at @rec. */
+static int ktls_hs_tx_seal(struct ktls_hs_tx *tx, u8 *rec, u8 type, size_t len)
+{
+	u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE];
+	u8 *body = rec + KTLS_HEADER_LEN;
+	int err;
+
+	/* TLSInnerPlaintext without padding: content, then its type. */
+	body[len] = type;
+	ktls_record_header(rec, KTLS_TYPE_DATA,
+			   len + 1 + KTLS_LIB_AEAD_TAG_SIZE);
+	ktls_hs_nonce(&tx->prot, nonce);
+	err = ktls_lib_aead_seal(&tx->prot.aead, nonce, rec, KTLS_HEADER_LEN,
+				 body, len + 1);
+	tx->prot.seq++;
+	return err;
+}
+
+int ktls_hs_tx_commit(struct ktls_hs_tx *tx, const struct ktls_hs_buf *b,
+		      u8 type)
+{
+	size_t o = ktls_hs_tx_overhead(tx->prot.on);
+	size_t n = DIV_ROUND_UP(b->len, KTLS_MAX_PLAINTEXT);
+	size_t stride = KTLS_MAX_PLAINTEXT + o;
+	u8 *base = tx->buf + tx->len;
+	size_t i, off, clen;
+	int err;
+
+	if (WARN_ON_ONCE(b->data != base + KTLS_HEADER_LEN))
+		return -EINVAL;
+	/*
+	 * The first record's content is already in place; each later one
+	 * moves out to make room for the framing of those before it,
+	 * last first so nothing is overwritten before it moved.
+	 */
+	for (i = n; i-- > 1;) {
+		off = i * KTLS_MAX_PLAINTEXT;
+		clen = min_t(size_t, b->len - off, KTLS_MAX_PLAINTEXT);
+		memmove(base + i * stride + KTLS_HEADER_LEN, b->data + off,
+			clen);
+	}
+	for (i = 0; i < n; i++) {
+		u8 *rec = base + i * stride;
+
+		clen = min_t(size_t, b->len - i * KTLS_MAX_PLAINTEXT,
+			     KTLS_MAX_PLAINTEXT);
+		if (tx->prot.on) {
+			err = ktls_hs_tx_seal(tx, rec, type, clen);
+			if (err)
+				return err;
+		} else {
+			ktls_record_header(rec, type, clen);
+		}
+	}
+	tx->len += ktls_hs_tx_framed_len(b->len, tx->prot.on);
+	return 0;
+}
+
+int ktls_hs_tx_ccs(struct ktls_hs_tx *tx)
+{
+	u8 *rec = tx->buf + tx->len;
+
+	if (tx->len + KTLS_HEADER_LEN + 1 > tx->cap - KTLS_HS_ALERT_ROOM)
+		return -ENOSPC;
+	ktls_record_header(rec, KTLS_TYPE_CHANGE_CIPHER, 1);
+	rec[KTLS_HEADER_LEN] = 1;
+	tx->len += KTLS_HEADER_LEN + 1;
+	return 0;
+}
+
+void ktls_hs_tx_alert(struct ktls_hs_tx *tx, u8 desc)
+{
+	u8 *rec = tx->buf + tx->len;
+
+	/* Room is kept: this overwrites at most a flight never committed. */
+	rec[KTLS_HEADER_LEN] = KTLS_ALERT_LEVEL_FATAL;
+	rec[KTLS_HEADER_LEN + 1] = desc;
+	if (!tx->prot.on) {
+		ktls_record_header(rec, KTLS_TYPE_ALERT, 2);
+		tx->len += KTLS_HEADER_LEN + 2;
+	} else if (!ktls_hs_tx_seal(tx, rec, KTLS_TYPE_ALERT, 2)) {
+		tx->len += KTLS_HS_PROT_OVERHEAD + 2;
+	}
+}
+
+size_t ktls_hs_tx_output(const struct ktls_hs_tx *tx, const u8 **buf)
+{
+	*buf = tx->buf + tx->sent;
+	return tx->len - tx->sent;
+}
+
+void ktls_hs_tx_sent(struct ktls_hs_tx *tx, size_t len)
+{
+	if (WARN_ON_ONCE(len > tx->len - tx->sent))
+		len = tx->len - tx->sent;
+	tx->sent += len;
+	if (tx->sent == tx->len) {
+		tx->sent = 0;
+		tx->len = 0;
+	}
+}
+
+void ktls_hs_tx_wipe(struct ktls_hs_tx *tx)
+{
+	ktls_hs_prot_wipe(&tx->prot);
+}

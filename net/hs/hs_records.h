@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The record layer of the server handshake, below the state machine of
+ * tls13_server.c: it frames what the client sends into handshake
+ * messages (plaintext records first, then records protected with the
+ * client's handshake traffic key), drops the middlebox-compatibility
+ * ChangeCipherSpec, and frames what the server sends into plaintext or
+ * protected records in its output buffer.
+ *
+ * Buffers are the engine's; nothing here allocates or sleeps.
+ */
+#ifndef _KTLS_HS_HS_RECORDS_H
+#define _KTLS_HS_HS_RECORDS_H
+
+#include <linux/types.h>
+
+#include <ktls_hs/aead_lib.h>
+
+#include "../record.h"
+#include "codec.h"
+
+/* RFC 8446 5.2: a protected record's body may exceed 2^14 by up to 256. */
+#define KTLS_HS_MAX_CIPHERTEXT	(KTLS_MAX_PLAINTEXT + 256)
+/* Pending message bytes, then one record body right behind them. */
+#define KTLS_HS_RX_BUF_LEN	(KTLS_HS_MAX_CLIENT_MSG + KTLS_HS_MAX_CIPHERTEXT)
+/* What protection adds to a record: header, inner content type, tag. */
+#define KTLS_HS_PROT_OVERHEAD	(KTLS_HEADER_LEN + 1 + KTLS_LIB_AEAD_TAG_SIZE)
+/* Room kept free in the output buffer so a fatal alert always fits. */
+#define KTLS_HS_ALERT_ROOM	(KTLS_HS_PROT_OVERHEAD + 2)
+/*
+ * Early data a client may send after offering it, which a server that
+ * declines must skip (RFC 8446 4.2.10).  We never issue tickets, so no
+ * max_early_data_size was ever announced; this bounds the work.
+ */
+#define KTLS_HS_EARLY_SKIP_MAX	(4 * KTLS_HS_MAX_CIPHERTEXT)
+
+/* Returned instead of an alert when the client sent one: no answer. */
+#define KTLS_HS_PEER_ALERT	(-ECONNRESET)
+
+/**
+ * struct ktls_hs_prot - handshake traffic protection of one direction
+ * @aead:	keyed AEAD, if @on
+ * @iv:		the static iv of RFC 8446 5.3
+ * @seq:	sequence number of the next record
+ * @on:		records are protected
+ */
+struct ktls_hs_prot {
+	struct ktls_lib_aead aead;
+	u8 iv[KTLS_LIB_AEAD_NONCE_SIZE];
+	u64 seq;
+	bool on;
+};
+
+/**
+ * struct ktls_hs_rx - input framing
+ * @prot:	the client's handshake traffic protection, once set
+ * @hdr:	header of the record in hand
+ * @hdr_len:	bytes of @hdr received
+ * @body_len:	length of its body, from @hdr
+ * @body_got:	bytes of the body received
+ * @msg_len:	handshake bytes buffered at the start of @buf: one partial
+ *		message, since a complete one is handed up at once
+ * @ccs_ok:	a middlebox-compatibility ChangeCipherSpec may come now
+ * @early_skip:	bytes of declined early data that may still be skipped
+ * @buf:	message bytes, then the body of the record in hand
+ */
+struct ktls_hs_rx {
+	struct ktls_hs_prot prot;
+	u8 hdr[KTLS_HEADER_LEN];
+	u8 hdr_len;
+	u16 body_len;
+	u16 body_got;
+	u32 msg_len;
+	bool ccs_ok;
+	u32 early_skip;
+	u8 buf[KTLS_HS_RX_BUF_LEN];
+};
+
+/**
+ * struct ktls_hs_tx - output framing
+ * @prot:	the server's handshake traffic protection, once set
+ * @buf:	the output buffer
+ * @cap:	its size, KTLS_HS_ALERT_ROOM of it kept for an alert
+ * @len:	bytes queued
+ * @sent:	bytes of those handed to TCP
+ */
+struct ktls_hs_tx {
+	struct ktls_hs_prot prot;
+	u8 *buf;
+	size_t cap;
+	size_t len;
+	size_t sent;
+};
+
+void ktls_hs_rx_init(struct ktls_hs_rx *rx);
+size_t ktls_hs_rx_want(struct ktls_hs_rx *rx, u8 **buf);
+/*
+ * @len bytes arrived where ktls_hs_rx_want() said.  Returns 0, the alert
+ * to send, or KTLS_HS_PEER_ALERT.  Sets *@msg and *@msg_len (else 0) when
+ * the record completed a handshake message, which stays valid until the
+ * next call.
+ */
+int ktls_hs_rx_received(struct ktls_hs_rx *rx, size_t len, const u8 **msg,
+			size_t *msg_len);
+/* Records from now on are protected with @key and @iv. */
+int ktls_hs_rx_set_key(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
+		       const u8 *key, size_t key_len,
+		       const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE]);
+void ktls_hs_rx_wipe(struct ktls_hs_rx *rx);
+
+void ktls_hs_tx_init(struct ktls_hs_tx *tx, u8 *buf, size_t cap);
+int ktls_hs_tx_set_key(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
+		       const u8 *key, size_t key_len,
+		       const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE]);
+/*
+ * Handshake messages are built in @b, in the free part of the output
+ * buffer, then framed where they lie into records of @type by
+ * ktls_hs_tx_commit(): protected ones if a key is set.  Several
+ * messages committed at once share records.
+ */
+void ktls_hs_tx_stage(struct ktls_hs_tx *tx, struct ktls_hs_buf *b);
+int ktls_hs_tx_commit(struct ktls_hs_tx *tx, const struct ktls_hs_buf *b,
+		      u8 type);
+int ktls_hs_tx_ccs(struct ktls_hs_tx *tx);
+/* A fatal alert; always fits. */
+void ktls_hs_tx_alert(struct ktls_hs_tx *tx, u8 desc);
+size_t ktls_hs_tx_output(const struct ktls_hs_tx *tx, const u8 **buf);
+void ktls_hs_tx_sent(struct ktls_hs_tx *tx, size_t len);
+void ktls_hs_tx_wipe(struct ktls_hs_tx *tx);
+/* Output bytes @plain bytes of handshake messages take as records. */
+size_t ktls_hs_tx_framed_len(size_t plain, bool protected);
+
+#endif /* _KTLS_HS_HS_RECORDS_H */
