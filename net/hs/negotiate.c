@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The choices of a TLS 1.3 server from a ClientHello (RFC 8446 4.1.1,
+ * 4.2): the first of the client's suites the listener allows, an X25519
+ * share over a P-256 share over a HelloRetryRequest, the identity by
+ * server_name (RFC 6066), the ALPN protocol in server order (RFC 7301),
+ * and the checks that decide which alert a hello we cannot take gets.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/tls.h>
+#include <linux/unaligned.h>
+
+#include <ktls_hs/identity.h>
+#include <ktls_hs/p256.h>
+#include <ktls_hs/x25519.h>
+
+#include "negotiate.h"
+
+static const struct ktls_hs_suite ktls_hs_suites[] = {
+	{ KTLS_SUITE_AES_128_GCM_SHA256, KTLS_HS_SUITE_AES_128_GCM,
+	  KTLS_HASH_SHA256, KTLS_LIB_AES_GCM, 16, TLS_CIPHER_AES_GCM_128 },
+	{ KTLS_SUITE_AES_256_GCM_SHA384, KTLS_HS_SUITE_AES_256_GCM,
+	  KTLS_HASH_SHA384, KTLS_LIB_AES_GCM, 32, TLS_CIPHER_AES_GCM_256 },
+	{ KTLS_SUITE_CHACHA20_POLY1305_SHA256, KTLS_HS_SUITE_CHACHA20,
+	  KTLS_HASH_SHA256, KTLS_LIB_CHACHA20_POLY1305, 32,
+	  TLS_CIPHER_CHACHA20_POLY1305 },
+};
+
+/* Groups in our order of preference: X25519 is the cheaper one. */
+static const struct ktls_hs_group {
+	u16 id;
+	u32 bit;
+	u8 share_len;
+} ktls_hs_groups[] = {
+	{ KTLS_GROUP_X25519, KTLS_HS_GROUP_X25519, KTLS_X25519_KEY_LEN },
+	{ KTLS_GROUP_SECP256R1, KTLS_HS_GROUP_P256, KTLS_P256_POINT_LEN },
+};
+
+static int ktls_hs_choose_suite(const struct ktls_hs_config *cfg,
+				const struct ktls_hs_client_hello *ch,
+				struct ktls_hs_choice *c)
+{
+	unsigned int i, j;
+
+	/* The client's order among what we allow, as most 1.3 servers do. */
+	for (i = 0; i + 2 <= ch->suites.len; i += 2) {
+		u16 id = get_unaligned_be16(ch->suites.data + i);
+
+		for (j = 0; j < ARRAY_SIZE(ktls_hs_suites); j++) {
+			if (ktls_hs_suites[j].id == id &&
+			    (cfg->suites & ktls_hs_suites[j].bit)) {
+				c->suite = &ktls_hs_suites[j];
+				return 0;
+			}
+		}
+	}
+	return KTLS_ALERT_HANDSHAKE_FAILURE;
+}
+
+/* RFC 8446 4.2.8: no share for a group the client did not offer. */
+static int ktls_hs_check_shares(const struct ktls_hs_client_hello *ch)
+{
+	const u8 *p = ch->key_shares.data;
+	const u8 *end = p + ch->key_shares.len;
+
+	while (end - p >= 4) {
+		if (!ktls_hs_vec_has_u16(&ch->groups, get_unaligned_be16(p)))
+			return KTLS_ALERT_ILLEGAL_PARAMETER;
+		p += 4 + get_unaligned_be16(p + 2);
+	}
+	return 0;
+}
+
+static int ktls_hs_choose_group(const struct ktls_hs_config *cfg,
+				const struct ktls_hs_client_hello *ch,
+				struct ktls_hs_choice *c)
+{
+	const struct ktls_hs_group *g;
+	struct ktls_hs_vec share;
+
+	/* A share we can use saves the round trip of a HelloRetryRequest. */
+	for (g = ktls_hs_groups; g < ktls_hs_groups + ARRAY_SIZE(ktls_hs_groups); g++) {
+		if (!(cfg->groups & g->bit) ||
+		    !ktls_hs_ch_key_share(ch, g->id, &share))
+			continue;
+		if (share.len != g->share_len ||
+		    (g->id == KTLS_GROUP_SECP256R1 && share.data[0] != 0x04))
+			return KTLS_ALERT_ILLEGAL_PARAMETER;
+		c->group = g->id;
+		c->share = share;
+		return 0;
+	}
+	for (g = ktls_hs_groups; g < ktls_hs_groups + ARRAY_SIZE(ktls_hs_groups); g++) {
+		if ((cfg->groups & g->bit) &&
+		    ktls_hs_vec_has_u16(&ch->groups, g->id)) {
+			c->group = g->id;
+			c->share.len = 0;
+			return 0;
+		}
+	}
+	return KTLS_ALERT_HANDSHAKE_FAILURE;
+}
+
+static void ktls_hs_choose_identity(const struct ktls_hs_config *cfg,
+				    const struct ktls_hs_client_hello *ch,
+				    struct ktls_hs_choice *c)
+{
+	unsigned int i;
+
+	c->id = cfg->identities[0];
+	c->sni_ack = false;
+	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME))
+		return;
+	for (i = 0; i < cfg->nr_identities; i++) {
+		if (ktls_identity_matches_name(cfg->identities[i],
+					       (const char *)ch->server_name.data,
+					       ch->server_name.len)) {
+			c->id = cfg->identities[i];
+			c->sni_ack = true;
+			return;
+		}
+	}
+}
+
+/* What a ClientHello leads to, or the alert it deserves. */
+int ktls_hs_negotiate(const struct ktls_hs_config *cfg,
+		      const struct ktls_hs_client_hello *ch,
+		      struct ktls_hs_choice *c)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_VERSIONS) ||
+	    !ktls_hs_vec_has_u16(&ch->versions, KTLS_VERSION_TLS13))
+		return KTLS_ALERT_PROTOCOL_VERSION;
+	/*
+	 * RFC 8446 9.2: without a PSK (and we take none) these are
+	 * mandatory; 4.2.9: a PSK offer comes with its modes.
+	 */
+	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SIGNATURE_ALGORITHMS) ||
+	    !ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_GROUPS) ||
+	    !ktls_hs_ch_has(ch, KTLS_EXTB_KEY_SHARE) ||
+	    (ktls_hs_ch_has(ch, KTLS_EXTB_PRE_SHARED_KEY) &&
+	     !ktls_hs_ch_has(ch, KTLS_EXTB_PSK_KEY_EXCHANGE_MODES)))
+		return KTLS_ALERT_MISSING_EXTENSION;
+	/* Only an answer to a HelloRetryRequest carries one, and ours don't. */
+	if (ktls_hs_ch_has(ch, KTLS_EXTB_COOKIE))
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+
+	err = ktls_hs_choose_suite(cfg, ch, c);
+	if (err)
+		return err;
+	if (!ktls_hs_vec_has_u16(&ch->sig_algs, KTLS_SIG_ECDSA_SECP256R1_SHA256))
+		return KTLS_ALERT_HANDSHAKE_FAILURE;
+	err = ktls_hs_check_shares(ch);
+	if (err)
+		return err;
+	err = ktls_hs_choose_group(cfg, ch, c);
+	if (err)
+		return err;
+
+	/* RFC 7301 3.2: both sides speak ALPN and share no protocol. */
+	if (cfg->alpn_len && ktls_hs_ch_has(ch, KTLS_EXTB_ALPN)) {
+		struct ktls_hs_vec ours = { cfg->alpn, cfg->alpn_len };
+
+		if (!ktls_hs_alpn_select(ch, &ours, &c->alpn))
+			return KTLS_ALERT_NO_APPLICATION_PROTOCOL;
+	}
+	ktls_hs_choose_identity(cfg, ch, c);
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a ClientHello leads a TLS 1.3 server to: suite, group (or a
+ * HelloRetryRequest for one), identity and ALPN protocol, from the
+ * listener's configuration, or the alert the hello deserves.  A pure
+ * function of the two, kept apart from the state machine that acts on
+ * its answer.
+ */
+#ifndef _KTLS_HS_NEGOTIATE_H
+#define _KTLS_HS_NEGOTIATE_H
+
+#include <linux/types.h>
+
+#include <ktls_hs/aead_lib.h>
+#include <ktls_hs/kdf.h>
+
+#include "codec.h"
+#include "engine.h"
+
+/**
+ * struct ktls_hs_suite - a TLS 1.3 cipher suite we implement
+ * @id:		IANA number
+ * @bit:	KTLS_HS_SUITE_* of the configuration
+ * @hash:	its hash
+ * @alg:	its AEAD for the handshake records
+ * @key_len:	AEAD key length
+ * @cipher_type: TLS_CIPHER_* of the record layer
+ */
+struct ktls_hs_suite {
+	u16 id;
+	u32 bit;
+	enum ktls_hash hash;
+	enum ktls_lib_aead_alg alg;
+	u8 key_len;
+	u16 cipher_type;
+};
+
+/**
+ * struct ktls_hs_choice - what a ClientHello leads us to
+ * @suite:	the first of the client's suites we allow
+ * @group:	the group of the key exchange, or to ask for
+ * @share:	the client's share of @group; len 0: HelloRetryRequest
+ * @id:		identity by server_name, else the first
+ * @sni_ack:	@id was chosen by name
+ * @alpn:	the protocol chosen, len 0 if none
+ */
+struct ktls_hs_choice {
+	const struct ktls_hs_suite *suite;
+	u16 group;
+	struct ktls_hs_vec share;
+	const struct ktls_identity *id;
+	bool sni_ack;
+	struct ktls_hs_vec alpn;
+};
+
+/*
+ * Fill @c from @ch under @cfg: 0, or the alert (KTLS_ALERT_*) to send.
+ * @c points into @ch and @cfg.
+ */
+int ktls_hs_negotiate(const struct ktls_hs_config *cfg,
+		      const struct ktls_hs_client_hello *ch,
+		      struct ktls_hs_choice *c);
+
+#endif /* _KTLS_HS_NEGOTIATE_H */
