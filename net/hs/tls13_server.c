@@ -1,0 +1,797 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The TLS 1.3 server handshake (RFC 8446) behind engine.h: a state
+ * table over whole client messages, the choice of suite, group,
+ * identity and ALPN protocol from a ClientHello, the key schedule, and
+ * the server's flight.  Only certificate authentication with ECDSA
+ * P-256 and (EC)DHE key exchange: no PSK, no resumption, no early data,
+ * no client certificates.  Records live in hs_records.c, message layouts
+ * in the codec files.
+ *
+ *	state		 message	 next
+ *	WAIT_CH		 ClientHello	 HelloRetryRequest -> WAIT_CH2
+ *					 server flight	   -> WAIT_FINISHED
+ *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
+ *	WAIT_FINISHED	 Finished	 keys		   -> DONE
+ *	any		 bad input	 alert		   -> FAILED
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/unaligned.h>
+#include <kunit/visibility.h>
+
+#include <ktls_hs/identity.h>
+#include <ktls_hs/kdf.h>
+#include <ktls_hs/p256.h>
+#include <ktls_hs/x25519.h>
+
+#include "engine.h"
+#include "hs_records.h"
+#include "negotiate.h"
+
+enum ktls_hs_state {
+	KTLS_HS_WAIT_CH,
+	KTLS_HS_WAIT_CH2,	/* after our HelloRetryRequest */
+	KTLS_HS_WAIT_FINISHED,
+	KTLS_HS_STATE_DONE,
+	KTLS_HS_STATE_FAILED,
+};
+
+/*
+ * Upper bounds of the server's messages but Certificate, headers
+ * included, for sizing the output buffer.  ServerHello: version, random,
+ * session id, suite, compression, extensions of supported_versions and
+ * a P-256 key_share.  EncryptedExtensions: an empty server_name and one
+ * ALPN protocol of up to 255 bytes.
+ */
+#define KTLS_HS_HRR_MAX		128
+#define KTLS_HS_SH_MAX		192
+#define KTLS_HS_EE_MAX		320
+#define KTLS_HS_CV_MAX		(KTLS_HS_MSG_HDR_LEN + 4 + KTLS_P256_SIG_DER_MAX)
+#define KTLS_HS_FIN_MAX		(KTLS_HS_MSG_HDR_LEN + KTLS_HASH_MAX_SIZE)
+#define KTLS_HS_CCS_LEN		(KTLS_HEADER_LEN + 1)
+#define KTLS_HS_SHARE_MAX	KTLS_P256_POINT_LEN
+#define KTLS_HS_SECRET_MAX	32	/* an (EC)DHE shared secret */
+
+/**
+ * struct ktls_hs - one server handshake
+ * @cfg:	what we offer, held by the glue
+ * @state:	where we are
+ * @alert:	the alert we sent on failure, 0 if none
+ * @ccs_sent:	our middlebox-compatibility ChangeCipherSpec went out
+ * @sni_ack:	the identity was chosen by the client's server_name
+ * @suite:	the negotiated suite, once a ClientHello was accepted
+ * @hash_len:	its hash length
+ * @id:		the identity chosen
+ * @alpn:	the ALPN protocol chosen (inside @cfg), len 0 if none
+ * @hrr_group:	the group our HelloRetryRequest asked for
+ * @session_id: the client's legacy_session_id, echoed
+ * @session_id_len: its length
+ * @ch1_random:	random of the first ClientHello, which the second repeats
+ * @ch1_suites:	SHA-256 of the first ClientHello's cipher_suites
+ * @transcript:	the handshake transcript
+ * @s_hs:	server handshake traffic secret, until our Finished
+ * @c_hs:	client handshake traffic secret, until the client's Finished
+ * @master:	master secret, until the application secrets are derived
+ * @th:		Transcript-Hash through the server Finished
+ * @session:	what was negotiated
+ * @keys:	the application traffic keys, once done
+ * @tx:		output framing
+ * @rx:		input framing
+ * @out:	the output buffer, sized by ktls_hs_size()
+ */
+struct ktls_hs {
+	const struct ktls_hs_config *cfg;
+	enum ktls_hs_state state;
+	u8 alert;
+	bool ccs_sent;
+	bool sni_ack;
+	const struct ktls_hs_suite *suite;
+	size_t hash_len;
+	const struct ktls_identity *id;
+	struct ktls_hs_vec alpn;
+	u16 hrr_group;
+	u8 session_id[KTLS_HS_SESSION_ID_MAX];
+	u8 session_id_len;
+	u8 ch1_random[KTLS_HS_RANDOM_LEN];
+	u8 ch1_suites[32];
+	struct ktls_transcript transcript;
+	u8 s_hs[KTLS_HASH_MAX_SIZE];
+	u8 c_hs[KTLS_HASH_MAX_SIZE];
+	u8 master[KTLS_HASH_MAX_SIZE];
+	u8 th[KTLS_HASH_MAX_SIZE];
+	struct ktls_hs_session session;
+	struct ktls_hs_keys keys;
+	struct ktls_hs_tx tx;
+	struct ktls_hs_rx rx;
+	u8 out[];
+};
+
+/* The glue's memory comes from kmalloc. */
+static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
+
+/* ------------------------------------------------------------- sizing */
+
+static size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
+{
+	/* context length, certificate_list length, then each entry */
+	size_t len = KTLS_HS_MSG_HDR_LEN + 1 + 3;
+	unsigned int i;
+
+	for (i = 0; i < id->nr_certs; i++)
+		len += 3 + id->certs[i].len + 2;
+	return len;
+}
+
+static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
+{
+	size_t cert = 0, flight;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_identities; i++)
+		cert = max(cert, ktls_hs_cert_msg_len(cfg->identities[i]));
+	flight = KTLS_HS_EE_MAX + cert + KTLS_HS_CV_MAX + KTLS_HS_FIN_MAX;
+	/*
+	 * Everything may be queued at once: HelloRetryRequest, one
+	 * ChangeCipherSpec, ServerHello, the protected rest, an alert.
+	 * The extra record of framing per part absorbs the rounding of
+	 * ktls_hs_tx_stage().
+	 */
+	return ktls_hs_tx_framed_len(KTLS_HS_HRR_MAX, false) +
+	       KTLS_HS_CCS_LEN +
+	       ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
+	       ktls_hs_tx_framed_len(flight, true) +
+	       2 * KTLS_HEADER_LEN + KTLS_HS_PROT_OVERHEAD +
+	       KTLS_HS_ALERT_ROOM;
+}
+
+static bool ktls_hs_config_ok(const struct ktls_hs_config *cfg)
+{
+	unsigned int i;
+
+	if (!cfg || !cfg->nr_identities ||
+	    cfg->nr_identities > KTLS_HS_MAX_IDENTITIES ||
+	    cfg->alpn_len > KTLS_HS_ALPN_LIST_MAX)
+		return false;
+	for (i = 0; i < cfg->nr_identities; i++)
+		if (!cfg->identities[i] || !cfg->identities[i]->nr_certs ||
+		    cfg->identities[i]->nr_certs > KTLS_IDENTITY_MAX_CERTS)
+			return false;
+	return true;
+}
+
+size_t ktls_hs_size(const struct ktls_hs_config *cfg)
+{
+	if (!ktls_hs_config_ok(cfg))
+		return 0;
+	return struct_size_t(struct ktls_hs, out, ktls_hs_out_len(cfg));
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_size);
+
+/* ---------------------------------------------------------- lifecycle */
+
+struct ktls_hs *ktls_hs_init(void *mem, size_t size,
+			     const struct ktls_hs_config *cfg)
+{
+	struct ktls_hs *hs = mem;
+	size_t need = ktls_hs_size(cfg);
+
+	if (!hs || !need || size < need ||
+	    !IS_ALIGNED((unsigned long)mem, __alignof__(struct ktls_hs)))
+		return NULL;
+	memset(hs, 0, offsetof(struct ktls_hs, tx));
+	hs->cfg = cfg;
+	hs->state = KTLS_HS_WAIT_CH;
+	ktls_hs_tx_init(&hs->tx, hs->out, size - offsetof(struct ktls_hs, out));
+	ktls_hs_rx_init(&hs->rx);
+	return hs;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_init);
+
+/* Everything the handshake keys and secrets left, but the final keys. */
+static void ktls_hs_wipe_handshake(struct ktls_hs *hs)
+{
+	ktls_transcript_wipe(&hs->transcript);
+	memzero_explicit(hs->s_hs, sizeof(hs->s_hs));
+	memzero_explicit(hs->c_hs, sizeof(hs->c_hs));
+	memzero_explicit(hs->master, sizeof(hs->master));
+	memzero_explicit(hs->th, sizeof(hs->th));
+	ktls_hs_tx_wipe(&hs->tx);
+	ktls_hs_rx_wipe(&hs->rx);
+}
+
+void ktls_hs_wipe(struct ktls_hs *hs)
+{
+	if (!hs)
+		return;
+	ktls_hs_wipe_handshake(hs);
+	memzero_explicit(&hs->keys, sizeof(hs->keys));
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_wipe);
+
+/*
+ * Give up: @err is the alert to send, a negative errno for our own
+ * failure (internal_error), or KTLS_HS_PEER_ALERT (nothing to answer).
+ */
+static void ktls_hs_fail(struct ktls_hs *hs, int err)
+{
+	u8 alert = 0;
+
+	if (err != KTLS_HS_PEER_ALERT)
+		alert = err > 0 ? err : KTLS_ALERT_INTERNAL_ERROR;
+	hs->state = KTLS_HS_STATE_FAILED;
+	hs->alert = alert;
+	if (alert)
+		ktls_hs_tx_alert(&hs->tx, alert);
+	ktls_hs_wipe_handshake(hs);
+	memzero_explicit(&hs->keys, sizeof(hs->keys));
+}
+
+/* ---------------------------------------------------------- the choice */
+
+/* Take the choice, and note it for getsockopt. */
+static void ktls_hs_accept(struct ktls_hs *hs,
+			   const struct ktls_hs_client_hello *ch,
+			   const struct ktls_hs_choice *c)
+{
+	struct ktls_hs_session *s = &hs->session;
+	size_t len;
+
+	hs->suite = c->suite;
+	hs->hash_len = ktls_hash_size(c->suite->hash);
+	hs->id = c->id;
+	hs->sni_ack = c->sni_ack;
+	hs->alpn = c->alpn;
+	hs->session_id_len = ch->session_id.len;
+	memcpy(hs->session_id, ch->session_id.data, ch->session_id.len);
+
+	s->version = TLS_1_3_VERSION;
+	s->suite = c->suite->id;
+	s->group = c->group;
+	s->cipher_type = c->suite->cipher_type;
+	s->resumed = false;
+	memcpy(s->alpn, c->alpn.data, c->alpn.len);
+	s->alpn[c->alpn.len] = '\0';
+	len = 0;
+	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
+		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
+		memcpy(s->sni, ch->server_name.data, len);
+	}
+	s->sni[len] = '\0';
+}
+
+/* --------------------------------------------------- the server side */
+
+/* RFC 8446 D.4: one, after our first message, if the client asks for it. */
+static int ktls_hs_compat_ccs(struct ktls_hs *hs)
+{
+	int err;
+
+	if (!hs->session_id_len || hs->ccs_sent)
+		return 0;
+	err = ktls_hs_tx_ccs(&hs->tx);
+	if (!err)
+		hs->ccs_sent = true;
+	return err;
+}
+
+static int ktls_hs_send_hello_retry(struct ktls_hs *hs,
+				    const struct ktls_hs_client_hello *ch,
+				    const struct ktls_hs_choice *c)
+{
+	struct ktls_hs_buf b;
+	int err;
+
+	memcpy(hs->ch1_random, ch->random, KTLS_HS_RANDOM_LEN);
+	err = ktls_hash_digest(KTLS_HASH_SHA256, ch->suites.data,
+			       ch->suites.len, hs->ch1_suites,
+			       sizeof(hs->ch1_suites));
+	if (err)
+		return err;
+	hs->hrr_group = c->group;
+
+	/* RFC 8446 4.4.1: ClientHello1 becomes a message_hash message. */
+	err = ktls_transcript_hrr(&hs->transcript);
+	if (err)
+		return err;
+	ktls_hs_tx_stage(&hs->tx, &b);
+	err = ktls_hs_build_hello_retry(&b, &ch->session_id, c->suite->id,
+					c->group, NULL);
+	if (!err)
+		err = ktls_transcript_update(&hs->transcript, b.data, b.len);
+	if (!err)
+		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
+	if (!err)
+		err = ktls_hs_compat_ccs(hs);
+	if (!err)
+		hs->state = KTLS_HS_WAIT_CH2;
+	return err;
+}
+
+/* Our key pair of the chosen group and the shared secret with the client. */
+static int ktls_hs_key_exchange(const struct ktls_hs_choice *c, u8 *priv,
+				u8 *pub, size_t *pub_len, u8 *shared)
+{
+	int err;
+
+	if (c->group == KTLS_GROUP_X25519) {
+		err = ktls_x25519_keygen(priv, pub);
+		if (err)
+			return err;
+		*pub_len = KTLS_X25519_KEY_LEN;
+		/* RFC 8446 7.4.2: an all-zero secret is refused. */
+		if (ktls_x25519(shared, priv, c->share.data))
+			return KTLS_ALERT_ILLEGAL_PARAMETER;
+		return 0;
+	}
+	err = ktls_p256_ecdh_keygen(priv, pub);
+	if (err)
+		return err;
+	*pub_len = KTLS_P256_POINT_LEN;
+	/* Not on the curve, or infinity: RFC 8446 4.2.8.2. */
+	if (ktls_p256_ecdh(shared, priv, c->share.data))
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	return 0;
+}
+
+static int ktls_hs_send_server_hello(struct ktls_hs *hs,
+				     const struct ktls_hs_choice *c,
+				     const u8 *pub, size_t pub_len)
+{
+	struct ktls_hs_vec sid = { hs->session_id, hs->session_id_len };
+	u8 random[KTLS_HS_RANDOM_LEN];
+	struct ktls_hs_buf b;
+	int err;
+
+	get_random_bytes(random, sizeof(random));
+	ktls_hs_tx_stage(&hs->tx, &b);
+	err = ktls_hs_build_server_hello(&b, random, &sid, c->suite->id,
+					 c->group, pub, pub_len);
+	if (!err)
+		err = ktls_transcript_update(&hs->transcript, b.data, b.len);
+	if (!err)
+		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
+	if (!err)
+		err = ktls_hs_compat_ccs(hs);
+	return err;
+}
+
+/* Traffic key and iv of @secret, into one direction's protection. */
+static int ktls_hs_set_keys(struct ktls_hs *hs, const u8 *secret, bool tx)
+{
+	const struct ktls_hs_suite *s = hs->suite;
+	u8 key[32], iv[KTLS_LIB_AEAD_NONCE_SIZE];
+	int err;
+
+	err = ktls_tls13_traffic_keys(s->hash, secret, hs->hash_len, key,
+				      s->key_len, iv, sizeof(iv));
+	if (!err) {
+		if (tx)
+			err = ktls_hs_tx_set_key(&hs->tx, s->alg, key,
+						 s->key_len, iv);
+		else
+			err = ktls_hs_rx_set_key(&hs->rx, s->alg, key,
+						 s->key_len, iv);
+	}
+	memzero_explicit(key, sizeof(key));
+	memzero_explicit(iv, sizeof(iv));
+	return err;
+}
+
+/* RFC 8446 7.1, from the (EC)DHE secret to both handshake traffic keys. */
+static int ktls_hs_handshake_keys(struct ktls_hs *hs, const u8 *shared,
+				  size_t shared_len)
+{
+	enum ktls_hash hash = hs->suite->hash;
+	u8 early[KTLS_HASH_MAX_SIZE], secret[KTLS_HASH_MAX_SIZE];
+	u8 th[KTLS_HASH_MAX_SIZE];
+	size_t n = hs->hash_len;
+	int err;
+
+	err = ktls_tls13_early_secret(hash, NULL, 0, early, n);
+	if (!err)
+		err = ktls_tls13_handshake_secret(hash, early, n, shared,
+						  shared_len, secret, n);
+	if (!err)
+		err = ktls_transcript_digest(&hs->transcript, th, n);
+	if (!err)
+		err = ktls_tls13_derive(hash, KTLS_TLS13_C_HS_TRAFFIC, secret,
+					n, th, n, hs->c_hs, n);
+	if (!err)
+		err = ktls_tls13_derive(hash, KTLS_TLS13_S_HS_TRAFFIC, secret,
+					n, th, n, hs->s_hs, n);
+	if (!err)
+		err = ktls_tls13_master_secret(hash, secret, n, hs->master, n);
+	if (!err)
+		err = ktls_hs_set_keys(hs, hs->c_hs, false);
+	if (!err)
+		err = ktls_hs_set_keys(hs, hs->s_hs, true);
+	memzero_explicit(early, sizeof(early));
+	memzero_explicit(secret, sizeof(secret));
+	return err;
+}
+
+/* Hash the messages appended to @b since @from. */
+static int ktls_hs_hash_since(struct ktls_hs *hs, const struct ktls_hs_buf *b,
+			      size_t from)
+{
+	return ktls_transcript_update(&hs->transcript, b->data + from,
+				      b->len - from);
+}
+
+static int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
+{
+	struct ktls_hs_cert_ref certs[KTLS_IDENTITY_MAX_CERTS];
+	const struct ktls_identity *id = hs->id;
+	unsigned int i;
+
+	for (i = 0; i < id->nr_certs; i++) {
+		certs[i].der = id->certs[i].der;
+		certs[i].len = id->certs[i].len;
+	}
+	return ktls_hs_build_certificate(b, certs, id->nr_certs);
+}
+
+/* RFC 8446 4.4.3, ecdsa_secp256r1_sha256 over the transcript so far. */
+static int ktls_hs_add_cert_verify(struct ktls_hs *hs, struct ktls_hs_buf *b)
+{
+	u8 content[KTLS_HS_CV_CONTENT_MAX], th[KTLS_HASH_MAX_SIZE];
+	u8 digest[32], sig[KTLS_P256_SIG_LEN], der[KTLS_P256_SIG_DER_MAX];
+	size_t len;
+	int err;
+
+	err = ktls_transcript_digest(&hs->transcript, th, hs->hash_len);
+	if (err)
+		return err;
+	len = ktls_hs_cert_verify_content(content, true, th, hs->hash_len);
+	err = ktls_hash_digest(KTLS_HASH_SHA256, content, len, digest,
+			       sizeof(digest));
+	if (!err)
+		err = ktls_p256_ecdsa_sign(sig, hs->id->private_key, digest,
+					   sizeof(digest));
+	if (err)
+		return err;
+	err = ktls_p256_sig_to_der(der, sizeof(der), sig);
+	if (err < 0)
+		return err;
+	return ktls_hs_build_certificate_verify(b,
+						KTLS_SIG_ECDSA_SECP256R1_SHA256,
+						der, err);
+}
+
+static int ktls_hs_add_finished(struct ktls_hs *hs, struct ktls_hs_buf *b)
+{
+	u8 th[KTLS_HASH_MAX_SIZE], vd[KTLS_HASH_MAX_SIZE];
+	size_t n = hs->hash_len;
+	int err;
+
+	err = ktls_transcript_digest(&hs->transcript, th, n);
+	if (!err)
+		err = ktls_tls13_finished(hs->suite->hash, hs->s_hs, n, th, n,
+					  vd, n);
+	if (!err)
+		err = ktls_hs_build_finished(b, vd, n);
+	memzero_explicit(vd, sizeof(vd));
+	return err;
+}
+
+/*
+ * EncryptedExtensions, Certificate, CertificateVerify, Finished: built
+ * one after the other in the output buffer, each hashed as it is added,
+ * then framed together into as few protected records as fit.
+ */
+static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
+{
+	struct ktls_hs_buf b;
+	size_t from;
+	int err;
+
+	ktls_hs_tx_stage(&hs->tx, &b);
+	err = ktls_hs_build_encrypted_extensions(&b, hs->sni_ack,
+						 hs->alpn.len ? &hs->alpn : NULL);
+	if (!err)
+		err = ktls_hs_add_certificate(hs, &b);
+	if (!err)
+		err = ktls_hs_hash_since(hs, &b, 0);
+	from = b.len;
+	if (!err)
+		err = ktls_hs_add_cert_verify(hs, &b);
+	if (!err)
+		err = ktls_hs_hash_since(hs, &b, from);
+	from = b.len;
+	if (!err)
+		err = ktls_hs_add_finished(hs, &b);
+	if (!err)
+		err = ktls_hs_hash_since(hs, &b, from);
+	if (!err)
+		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
+	/* The application secrets and the client's Finished hang on this. */
+	if (!err)
+		err = ktls_transcript_digest(&hs->transcript, hs->th,
+					     hs->hash_len);
+	memzero_explicit(hs->s_hs, sizeof(hs->s_hs));
+	return err;
+}
+
+static int ktls_hs_send_server_flight(struct ktls_hs *hs,
+				      const struct ktls_hs_choice *c)
+{
+	u8 priv[KTLS_P256_SCALAR_LEN], pub[KTLS_HS_SHARE_MAX];
+	u8 shared[KTLS_HS_SECRET_MAX];
+	size_t pub_len;
+	int err;
+
+	err = ktls_hs_key_exchange(c, priv, pub, &pub_len, shared);
+	if (!err)
+		err = ktls_hs_send_server_hello(hs, c, pub, pub_len);
+	if (!err)
+		err = ktls_hs_handshake_keys(hs, shared, sizeof(shared));
+	if (!err)
+		err = ktls_hs_send_protected_flight(hs);
+	if (!err)
+		hs->state = KTLS_HS_WAIT_FINISHED;
+	memzero_explicit(priv, sizeof(priv));
+	memzero_explicit(shared, sizeof(shared));
+	return err;
+}
+
+/* -------------------------------------------------------- the states */
+
+static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
+				     size_t len)
+{
+	struct ktls_hs_client_hello ch;
+	struct ktls_hs_choice c;
+	int err;
+
+	err = ktls_hs_parse_client_hello(msg, len, &ch);
+	if (err)
+		return err;
+	err = ktls_hs_negotiate(hs->cfg, &ch, &c);
+	if (err)
+		return err;
+	ktls_hs_accept(hs, &ch, &c);
+	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
+	if (!err)
+		err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (err)
+		return err;
+
+	/* RFC 8446 5: the client may send its one CCS from now on. */
+	hs->rx.ccs_ok = true;
+	/* RFC 8446 4.2.10: early data is declined, and skipped. */
+	if (ktls_hs_ch_has(&ch, KTLS_EXTB_EARLY_DATA))
+		hs->rx.early_skip = KTLS_HS_EARLY_SKIP_MAX;
+
+	if (!c.share.len)
+		return ktls_hs_send_hello_retry(hs, &ch, &c);
+	return ktls_hs_send_server_flight(hs, &c);
+}
+
+/* RFC 8446 4.1.2: the first ClientHello again, with the share we asked for. */
+static int ktls_hs_check_client_hello2(struct ktls_hs *hs,
+				       const struct ktls_hs_client_hello *ch)
+{
+	u8 suites[sizeof(hs->ch1_suites)];
+	struct ktls_hs_vec share;
+	int err;
+
+	if (memcmp(ch->random, hs->ch1_random, KTLS_HS_RANDOM_LEN) ||
+	    ch->session_id.len != hs->session_id_len ||
+	    memcmp(ch->session_id.data, hs->session_id, hs->session_id_len) ||
+	    ktls_hs_ch_has(ch, KTLS_EXTB_EARLY_DATA))
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	err = ktls_hash_digest(KTLS_HASH_SHA256, ch->suites.data,
+			       ch->suites.len, suites, sizeof(suites));
+	if (err)
+		return err;
+	if (memcmp(suites, hs->ch1_suites, sizeof(suites)))
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	/* RFC 8446 4.2.8: a single share, of the group we asked for. */
+	if (!ktls_hs_ch_key_share(ch, hs->hrr_group, &share) ||
+	    ch->key_shares.len != 4 + share.len)
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	return 0;
+}
+
+static int ktls_hs_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
+				      size_t len)
+{
+	struct ktls_hs_client_hello ch;
+	struct ktls_hs_choice c;
+	int err;
+
+	err = ktls_hs_parse_client_hello(msg, len, &ch);
+	if (err)
+		return err;
+	err = ktls_hs_check_client_hello2(hs, &ch);
+	if (err)
+		return err;
+	err = ktls_hs_negotiate(hs->cfg, &ch, &c);
+	if (err)
+		return err;
+	if (c.suite != hs->suite || c.group != hs->hrr_group || !c.share.len)
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	ktls_hs_accept(hs, &ch, &c);
+	err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (err)
+		return err;
+	/* After a HelloRetryRequest the client sends no early data. */
+	hs->rx.early_skip = 0;
+	return ktls_hs_send_server_flight(hs, &c);
+}
+
+static int ktls_hs_fill_info(union ktls_crypto_info *ci,
+			     const struct ktls_hs_suite *s, const u8 *key,
+			     const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE])
+{
+	const struct ktls_cipher *cs = ktls_cipher_find(s->cipher_type);
+	u8 *p = (u8 *)ci;
+
+	if (!cs || cs->key_len != s->key_len ||
+	    cs->salt_len + cs->iv_len != KTLS_LIB_AEAD_NONCE_SIZE)
+		return -EINVAL;
+	memset(ci, 0, sizeof(*ci));
+	ci->info.version = TLS_1_3_VERSION;
+	ci->info.cipher_type = s->cipher_type;
+	/* The 1.3 static iv is salt || iv as the SOL_TLS API splits it. */
+	memcpy(p + cs->salt_off, iv, cs->salt_len);
+	memcpy(p + cs->iv_off, iv + cs->salt_len, cs->iv_len);
+	memcpy(p + cs->key_off, key, cs->key_len);
+	return 0;
+}
+
+/* One direction's application traffic keys (RFC 8446 7.1, 7.3). */
+static int ktls_hs_app_keys(struct ktls_hs *hs, enum ktls_tls13_secret which,
+			    union ktls_crypto_info *ci)
+{
+	const struct ktls_hs_suite *s = hs->suite;
+	u8 secret[KTLS_HASH_MAX_SIZE], key[32];
+	u8 iv[KTLS_LIB_AEAD_NONCE_SIZE];
+	size_t n = hs->hash_len;
+	int err;
+
+	err = ktls_tls13_derive(s->hash, which, hs->master, n, hs->th, n,
+				secret, n);
+	if (!err)
+		err = ktls_tls13_traffic_keys(s->hash, secret, n, key,
+					      s->key_len, iv, sizeof(iv));
+	if (!err)
+		err = ktls_hs_fill_info(ci, s, key, iv);
+	memzero_explicit(secret, sizeof(secret));
+	memzero_explicit(key, sizeof(key));
+	memzero_explicit(iv, sizeof(iv));
+	return err;
+}
+
+static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
+				 size_t len)
+{
+	const u8 *vd;
+	int err;
+
+	err = ktls_hs_parse_finished(msg, len, hs->hash_len, &vd);
+	if (err)
+		return err;
+	err = ktls_tls13_finished_check(hs->suite->hash, hs->c_hs,
+					hs->hash_len, hs->th, hs->hash_len,
+					vd, hs->hash_len);
+	if (err == -EBADMSG)
+		return KTLS_ALERT_DECRYPT_ERROR;
+	if (!err)
+		err = ktls_hs_app_keys(hs, KTLS_TLS13_C_AP_TRAFFIC,
+				       &hs->keys.rx);
+	if (!err)
+		err = ktls_hs_app_keys(hs, KTLS_TLS13_S_AP_TRAFFIC,
+				       &hs->keys.tx);
+	if (err)
+		return err;
+	hs->state = KTLS_HS_STATE_DONE;
+	ktls_hs_wipe_handshake(hs);
+	return 0;
+}
+
+/* What each waiting state takes, and who handles it. */
+static const struct ktls_hs_step {
+	u8 type;
+	int (*handle)(struct ktls_hs *hs, const u8 *msg, size_t len);
+} ktls_hs_steps[] = {
+	[KTLS_HS_WAIT_CH]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello },
+	[KTLS_HS_WAIT_CH2]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello2 },
+	[KTLS_HS_WAIT_FINISHED]	= { KTLS_HS_FINISHED, ktls_hs_wait_finished },
+};
+
+static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	const struct ktls_hs_step *step = &ktls_hs_steps[hs->state];
+
+	if (msg[0] != step->type)
+		return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	return step->handle(hs, msg, len);
+}
+
+/* ---------------------------------------------------------------- API */
+
+enum ktls_hs_status ktls_hs_status(const struct ktls_hs *hs)
+{
+	switch (hs->state) {
+	case KTLS_HS_STATE_DONE:
+		return KTLS_HS_DONE;
+	case KTLS_HS_STATE_FAILED:
+		return KTLS_HS_FAILED;
+	default:
+		return KTLS_HS_RUNNING;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_status);
+
+size_t ktls_hs_want(struct ktls_hs *hs, u8 **buf)
+{
+	*buf = NULL;
+	if (ktls_hs_status(hs) != KTLS_HS_RUNNING)
+		return 0;
+	return ktls_hs_rx_want(&hs->rx, buf);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_want);
+
+enum ktls_hs_status ktls_hs_received(struct ktls_hs *hs, size_t len)
+{
+	const u8 *msg;
+	size_t msg_len;
+	u8 *unused;
+	int err;
+
+	if (ktls_hs_status(hs) != KTLS_HS_RUNNING)
+		return ktls_hs_status(hs);
+	if (WARN_ON_ONCE(len > ktls_hs_rx_want(&hs->rx, &unused))) {
+		ktls_hs_fail(hs, -EINVAL);
+		return KTLS_HS_FAILED;
+	}
+	if (!len)
+		return KTLS_HS_RUNNING;
+
+	err = ktls_hs_rx_received(&hs->rx, len, &msg, &msg_len);
+	if (!err && msg_len)
+		err = ktls_hs_step(hs, msg, msg_len);
+	if (err)
+		ktls_hs_fail(hs, err);
+	return ktls_hs_status(hs);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_received);
+
+size_t ktls_hs_output(struct ktls_hs *hs, const u8 **buf)
+{
+	return ktls_hs_tx_output(&hs->tx, buf);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_output);
+
+void ktls_hs_output_sent(struct ktls_hs *hs, size_t len)
+{
+	ktls_hs_tx_sent(&hs->tx, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_output_sent);
+
+u8 ktls_hs_alert(const struct ktls_hs *hs)
+{
+	return hs->alert;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_alert);
+
+const struct ktls_hs_session *ktls_hs_session(const struct ktls_hs *hs)
+{
+	return &hs->session;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_session);
+
+int ktls_hs_keys(struct ktls_hs *hs, struct ktls_hs_keys *keys)
+{
+	if (hs->state != KTLS_HS_STATE_DONE)
+		return -EINVAL;
+	memcpy(keys, &hs->keys, sizeof(*keys));
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_keys);
