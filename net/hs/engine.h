@@ -20,17 +20,11 @@
 #define _KTLS_HS_ENGINE_H
 
 #include <linux/types.h>
+#include <uapi/linux/ktls_hs.h>
 
 #include "../record.h"
 
 struct ktls_identity;
-
-/* Bits of what a listener (or a per-socket handshake) allows. */
-#define KTLS_HS_SUITE_AES_128_GCM	BIT(0)
-#define KTLS_HS_SUITE_AES_256_GCM	BIT(1)
-#define KTLS_HS_SUITE_CHACHA20		BIT(2)
-#define KTLS_HS_GROUP_X25519		BIT(0)
-#define KTLS_HS_GROUP_P256		BIT(1)
 
 #define KTLS_HS_MAX_IDENTITIES		8
 #define KTLS_HS_ALPN_LIST_MAX		256
@@ -42,9 +36,9 @@ struct ktls_identity;
  *		names match the client's server_name is used, else the
  *		first one
  * @nr_identities: how many
- * @suites:	KTLS_HS_SUITE_* allowed (server preference: the client's
+ * @suites:	KTLS_HS_SUITE_* (uapi) allowed (server preference: the client's
  *		order among these is honoured, as most servers do for 1.3)
- * @groups:	KTLS_HS_GROUP_* allowed; X25519 is preferred when the
+ * @groups:	KTLS_HS_GROUP_* (uapi) allowed; X25519 is preferred when the
  *		client sent a share for it
  * @alpn:	ALPN protocol_name_list in wire format (length-prefixed
  *		names), server preference order; @alpn_len 0 = no ALPN

@@ -98,9 +98,9 @@ static struct ktls_hs_config *test_config(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, cfg);
 	cfg->identities[0] = test_identity(test, 0x11, "a.example", 300, 1);
 	cfg->nr_identities = 1;
-	cfg->suites = KTLS_HS_SUITE_AES_128_GCM | KTLS_HS_SUITE_AES_256_GCM |
-		      KTLS_HS_SUITE_CHACHA20;
-	cfg->groups = KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_P256;
+	cfg->suites = KTLS_HS_SUITE_AES_128_GCM_SHA256 | KTLS_HS_SUITE_AES_256_GCM_SHA384 |
+		      KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256;
+	cfg->groups = KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1;
 	return cfg;
 }
 
@@ -986,8 +986,8 @@ static void group_preference(struct kunit *test)
 	tc_check_done(c);
 
 	/* The client's suite order, among what the listener allows. */
-	cfg->groups = KTLS_HS_GROUP_P256;
-	cfg->suites = KTLS_HS_SUITE_CHACHA20 | KTLS_HS_SUITE_AES_256_GCM;
+	cfg->groups = KTLS_HS_GROUP_SECP256R1;
+	cfg->suites = KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256 | KTLS_HS_SUITE_AES_256_GCM_SHA384;
 	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
 	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
 	KUNIT_EXPECT_TRUE(test, c->hrr);

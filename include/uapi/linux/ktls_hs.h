@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-only WITH Linux-syscall-note */
+/*
+ * ktls-hs: the in-kernel TLS server handshake, user API.
+ *
+ * Everything here is in addition to <linux/tls.h>, whose SOL_TLS options
+ * (1..6 upstream) keep their meaning; ours are numbered from 100 so that
+ * they never collide with upstream's.
+ *
+ * Armed listener:
+ *	listen(fd, backlog);
+ *	setsockopt(fd, IPPROTO_TCP, TCP_ULP, "ktls_hs", sizeof("ktls_hs"));
+ *	setsockopt(fd, SOL_TLS, KTLS_HS_IDENTITY, &serial, sizeof(serial));
+ *	(optional: KTLS_HS_SUITES, KTLS_HS_GROUPS, KTLS_HS_ALPN, KTLS_HS_TIMEOUT)
+ *	c = accept(fd, ...);	c speaks TLS already: read/write/sendfile
+ *
+ * The ULP of an armed listener is "ktls_hs" rather than "tls": the
+ * upstream API (and its selftest) define TCP_ULP "tls" on a listening
+ * socket as -ENOTCONN, and that stays true.  Accepted sockets carry the
+ * "tls" ULP like any other kTLS socket.
+ *
+ * Per-socket: on an established socket with TCP_ULP "tls" and no keys,
+ * set the options above, then KTLS_HS_START; poll()/recv() wait for the
+ * handshake and fail with the errno below if it fails.
+ */
+#ifndef _UAPI_LINUX_KTLS_HS_H
+#define _UAPI_LINUX_KTLS_HS_H
+
+#include <linux/types.h>
+
+/* SOL_TLS option names */
+/* set: __s32 serial of a "ktls_identity" key, adds one (up to 8); get: all */
+#define KTLS_HS_IDENTITY	100
+#define KTLS_HS_SUITES		101	/* set/get: __u32, KTLS_HS_SUITE_* bits */
+#define KTLS_HS_GROUPS		102	/* set/get: __u32, KTLS_HS_GROUP_* bits */
+#define KTLS_HS_ALPN		103	/* set/get: ALPN protocol_name_list, wire format */
+#define KTLS_HS_TIMEOUT		104	/* set/get: __u32 handshake timeout, ms */
+#define KTLS_HS_START		105	/* set: none; start the server handshake */
+#define KTLS_HS_SESSION		106	/* get: struct ktls_hs_session_info */
+#define KTLS_HS_STATS		107	/* get: struct ktls_hs_listen_stats (listener) */
+
+/* KTLS_HS_SUITES bits (TLS 1.3 cipher suites); default: all */
+#define KTLS_HS_SUITE_AES_128_GCM_SHA256	(1U << 0)
+#define KTLS_HS_SUITE_AES_256_GCM_SHA384	(1U << 1)
+#define KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256	(1U << 2)
+
+/* KTLS_HS_GROUPS bits; default: all */
+#define KTLS_HS_GROUP_X25519			(1U << 0)
+#define KTLS_HS_GROUP_SECP256R1			(1U << 1)
+
+#define KTLS_HS_IDENTITIES_MAX	8
+#define KTLS_HS_ALPN_MAX	255	/* bytes of the whole protocol_name_list */
+#define KTLS_HS_TIMEOUT_DEFAULT	10000	/* ms */
+
+/* KTLS_HS_SESSION */
+struct ktls_hs_session_info {
+	__u16 version;		/* TLS_1_3_VERSION */
+	__u16 cipher_suite;	/* IANA number, e.g. 0x1301 */
+	__u16 group;		/* IANA number, e.g. 0x001d (X25519) */
+	__u8 resumed;		/* 1 if resumed from a ticket */
+	__u8 reserved;
+	char alpn[256];		/* NUL-terminated, "" if none */
+	char server_name[256];	/* SNI the client sent, "" if none */
+};
+
+/* KTLS_HS_STATS: counters of one armed listener */
+struct ktls_hs_listen_stats {
+	__u64 completed;	/* handshakes that reached accept() */
+	__u64 failed;		/* closed on an alert we sent or received */
+	__u64 timed_out;	/* closed by KTLS_HS_TIMEOUT */
+	__u64 dropped;		/* refused: no memory or too many in flight */
+	__u32 in_progress;	/* handshakes running now */
+	__u32 reserved;
+};
+
+#endif /* _UAPI_LINUX_KTLS_HS_H */
