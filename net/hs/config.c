@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Settings of the in-kernel handshake, as setsockopt(SOL_TLS) gives them
+ * to an armed listener or to a socket about to run a per-socket
+ * handshake: identity keys, suites, groups, ALPN and timeout.  A
+ * settings object is immutable once published; every change publishes a
+ * new one, so children cloned in softirq take a consistent snapshot
+ * under RCU without the listener's lock.
+ */
+#include <linux/key.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/sockptr.h>
+#include <linux/uaccess.h>
+#include <net/sock.h>
+
+#include <ktls_hs/identity.h>
+
+#include "hs.h"
+
+#define KTLS_HS_SUITES_ALL	(KTLS_HS_SUITE_AES_128_GCM_SHA256 | \
+				 KTLS_HS_SUITE_AES_256_GCM_SHA384 | \
+				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256)
+#define KTLS_HS_GROUPS_ALL	(KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1)
+#define KTLS_HS_TIMEOUT_MAX	600000	/* ms: ten minutes */
+
+static_assert(KTLS_HS_IDENTITIES_MAX <= KTLS_HS_MAX_IDENTITIES);
+static_assert(KTLS_HS_ALPN_MAX <= KTLS_HS_ALPN_LIST_MAX);
+
+static void ktls_hs_settings_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct ktls_hs_settings, rcu));
+}
+
+void ktls_hs_settings_put(struct ktls_hs_settings *s)
+{
+	unsigned int i;
+
+	if (!s || !refcount_dec_and_test(&s->ref))
+		return;
+	for (i = 0; i < s->nr_keys; i++)
+		key_put(s->keys[i]);
+	/* A clone may still be looking at the count under RCU. */
+	call_rcu(&s->rcu, ktls_hs_settings_free_rcu);
+}
+
+/**
+ * ktls_hs_settings_get() - a reference to the settings in @slot
+ * @slot:	a listener's or socket's settings pointer
+ *
+ * Any context; the owner of @slot may be replacing it concurrently.
+ * Return: the settings with a reference held, or NULL if there are none.
+ */
+struct ktls_hs_settings *ktls_hs_settings_get(struct ktls_hs_settings __rcu **slot)
+{
+	struct ktls_hs_settings *s;
+
+	rcu_read_lock();
+	s = rcu_dereference(*slot);
+	if (s && !refcount_inc_not_zero(&s->ref))
+		s = NULL;
+	rcu_read_unlock();
+	return s;
+}
+
+/* A private copy of the current settings (or the defaults) to change. */
+static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settings *old)
+{
+	struct ktls_hs_settings *s;
+	unsigned int i;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	if (old) {
+		memcpy(s, old, sizeof(*s));
+		for (i = 0; i < s->nr_keys; i++)
+			key_get(s->keys[i]);
+	} else {
+		s->suites = KTLS_HS_SUITES_ALL;
+		s->groups = KTLS_HS_GROUPS_ALL;
+		s->timeout_ms = KTLS_HS_TIMEOUT_DEFAULT;
+	}
+	refcount_set(&s->ref, 1);
+	return s;
+}
+
+/* A "ktls_identity" key the caller may search for, referenced. */
+static struct key *ktls_hs_identity_key(key_serial_t serial)
+{
+	struct ktls_identity *id;
+	key_ref_t ref;
+	struct key *key;
+
+	if (serial <= 0)
+		return ERR_PTR(-EINVAL);
+	ref = lookup_user_key(serial, 0, KEY_NEED_SEARCH);
+	if (IS_ERR(ref))
+		return ERR_CAST(ref);
+	key = key_ref_to_ptr(ref);
+	/* Refuses other key types, negative and revoked keys. */
+	id = ktls_identity_get(key);
+	if (IS_ERR(id)) {
+		key_put(key);
+		return ERR_CAST(id);
+	}
+	ktls_identity_put(id);
+	return key;
+}
+
+/* A protocol_name_list: names of 1..255 bytes, filling @len exactly. */
+static bool ktls_hs_alpn_valid(const u8 *list, unsigned int len)
+{
+	unsigned int off = 0;
+
+	while (off < len) {
+		if (!list[off] || list[off] > len - off - 1)
+			return false;
+		off += 1 + list[off];
+	}
+	return true;
+}
+
+static int ktls_hs_get_u32(sockptr_t optval, unsigned int optlen, u32 *val)
+{
+	if (sockptr_is_null(optval) || optlen != sizeof(*val))
+		return -EINVAL;
+	return copy_from_sockptr(val, optval, sizeof(*val)) ? -EFAULT : 0;
+}
+
+/* Apply one option to @s, a private copy. */
+static int ktls_hs_settings_apply(struct ktls_hs_settings *s, int optname,
+				  sockptr_t optval, unsigned int optlen)
+{
+	struct key *key;
+	u32 val;
+	int err;
+
+	switch (optname) {
+	case KTLS_HS_IDENTITY:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (err)
+			return err;
+		if (s->nr_keys == KTLS_HS_IDENTITIES_MAX)
+			return -ENOSPC;
+		key = ktls_hs_identity_key((key_serial_t)val);
+		if (IS_ERR(key))
+			return PTR_ERR(key);
+		s->keys[s->nr_keys++] = key;
+		return 0;
+	case KTLS_HS_SUITES:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && (!val || (val & ~KTLS_HS_SUITES_ALL)))
+			err = -EINVAL;
+		if (!err)
+			s->suites = val;
+		return err;
+	case KTLS_HS_GROUPS:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && (!val || (val & ~KTLS_HS_GROUPS_ALL)))
+			err = -EINVAL;
+		if (!err)
+			s->groups = val;
+		return err;
+	case KTLS_HS_TIMEOUT:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && (!val || val > KTLS_HS_TIMEOUT_MAX))
+			err = -EINVAL;
+		if (!err)
+			s->timeout_ms = val;
+		return err;
+	case KTLS_HS_ALPN:
+		/* An empty list turns ALPN off again. */
+		if (optlen > KTLS_HS_ALPN_MAX ||
+		    (optlen && sockptr_is_null(optval)))
+			return -EINVAL;
+		if (copy_from_sockptr(s->alpn, optval, optlen))
+			return -EFAULT;
+		if (!ktls_hs_alpn_valid(s->alpn, optlen))
+			return -EINVAL;
+		s->alpn_len = optlen;
+		return 0;
+	}
+	return -ENOPROTOOPT;
+}
+
+bool ktls_hs_is_settings_option(int optname)
+{
+	switch (optname) {
+	case KTLS_HS_IDENTITY:
+	case KTLS_HS_SUITES:
+	case KTLS_HS_GROUPS:
+	case KTLS_HS_ALPN:
+	case KTLS_HS_TIMEOUT:
+		return true;
+	}
+	return false;
+}
+
+/**
+ * ktls_hs_settings_set() - setsockopt of one settings option
+ * @slot:	the settings of the socket, which is locked
+ * @optname:	one of ktls_hs_is_settings_option()
+ * @optval:	value from the caller
+ * @optlen:	its length
+ *
+ * Return: 0 or the errno for the caller.  Nothing changes on error.
+ */
+int ktls_hs_settings_set(struct ktls_hs_settings __rcu **slot, int optname,
+			 sockptr_t optval, unsigned int optlen)
+{
+	struct ktls_hs_settings *old, *s;
+	int err;
+
+	/* Only the socket's owner writes the slot, under the socket lock. */
+	old = rcu_dereference_protected(*slot, true);
+	s = ktls_hs_settings_dup(old);
+	if (!s)
+		return -ENOMEM;
+	err = ktls_hs_settings_apply(s, optname, optval, optlen);
+	if (err) {
+		ktls_hs_settings_put(s);
+		return err;
+	}
+	rcu_assign_pointer(*slot, s);
+	ktls_hs_settings_put(old);
+	return 0;
+}
+
+static int ktls_hs_put_bytes(char __user *optval, int __user *optlen,
+			     const void *data, unsigned int len)
+{
+	int ulen;
+
+	if (get_user(ulen, optlen))
+		return -EFAULT;
+	if (ulen < 0 || (unsigned int)ulen < len)
+		return -EINVAL;
+	if (put_user(len, optlen) || copy_to_user(optval, data, len))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * ktls_hs_settings_get_opt() - getsockopt of one settings option
+ * @s:		the settings, or NULL for the defaults
+ * @optname:	one of ktls_hs_is_settings_option()
+ * @optval:	user buffer
+ * @optlen:	its length in, the length written out
+ *
+ * KTLS_HS_IDENTITY gives the serials of the identity keys, as __s32s.
+ */
+int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
+			     char __user *optval, int __user *optlen)
+{
+	s32 serials[KTLS_HS_IDENTITIES_MAX];
+	unsigned int i, nr = s ? s->nr_keys : 0;
+	u32 val;
+
+	switch (optname) {
+	case KTLS_HS_IDENTITY:
+		for (i = 0; i < nr; i++)
+			serials[i] = s->keys[i]->serial;
+		return ktls_hs_put_bytes(optval, optlen, serials,
+					 nr * sizeof(serials[0]));
+	case KTLS_HS_ALPN:
+		return ktls_hs_put_bytes(optval, optlen, s ? s->alpn : NULL,
+					 s ? s->alpn_len : 0);
+	case KTLS_HS_SUITES:
+		val = s ? s->suites : KTLS_HS_SUITES_ALL;
+		break;
+	case KTLS_HS_GROUPS:
+		val = s ? s->groups : KTLS_HS_GROUPS_ALL;
+		break;
+	case KTLS_HS_TIMEOUT:
+		val = s ? s->timeout_ms : KTLS_HS_TIMEOUT_DEFAULT;
+		break;
+	default:
+		return -ENOPROTOOPT;
+	}
+	return ktls_hs_put_bytes(optval, optlen, &val, sizeof(val));
+}
