@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One in-kernel server handshake on one TCP socket.  It is driven from
+ * the socket's data-ready and write-space callbacks: in softirq, or in
+ * process context when TCP replays its backlog in release_sock(), with
+ * no thread in between.  Bytes are pulled out of TCP's receive queue
+ * with tcp_read_sock(), never more than the engine asks for, so what
+ * the client sends after its Finished stays queued for the record
+ * layer.  Output goes out through TCP's own sendmsg.  A timer bounds the
+ * handshake; when the socket is owned by a process as it fires, the work
+ * is left to the release callback.
+ *
+ * At the end the keys are staged for the record layer, the callbacks
+ * given back, and the engine's memory (secrets included) wiped and
+ * freed; what remains is the negotiated session, for getsockopt.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <trace/events/sock.h>
+
+#include <ktls_hs/identity.h>
+
+#include "../ktls.h"
+#include "hs.h"
+
+/*
+ * Each handshake holds engine memory of a size set by its certificate
+ * chains (not by anything the client sends); this caps how many may run
+ * at once across the host, and so the memory.
+ */
+static unsigned int max_handshakes = 4096;
+module_param(max_handshakes, uint, 0644);
+MODULE_PARM_DESC(max_handshakes, "in-kernel handshakes in progress at most (default 4096)");
+
+static atomic_t ktls_hs_running = ATOMIC_INIT(0);
+
+static void ktls_hs_timeout(struct timer_list *t);
+
+static void ktls_hs_cfg_release(struct ktls_hs_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_identities; i++)
+		ktls_identity_put(cfg->identities[i]);
+	cfg->nr_identities = 0;
+}
+
+/*
+ * The engine's view of @s: identity keys resolved to what they hold now,
+ * so that a key revoked or updated since the listener was armed affects
+ * this handshake.  Keys that no longer resolve are skipped.
+ */
+static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
+			     const struct ktls_hs_settings *s)
+{
+	struct ktls_identity *id;
+	unsigned int i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < s->nr_keys; i++) {
+		id = ktls_identity_get(s->keys[i]);
+		if (!IS_ERR(id))
+			cfg->identities[cfg->nr_identities++] = id;
+	}
+	if (!cfg->nr_identities)
+		return -ENOKEY;
+	cfg->suites = s->suites;
+	cfg->groups = s->groups;
+	cfg->alpn_len = s->alpn_len;
+	memcpy(cfg->alpn, s->alpn, s->alpn_len);
+	return 0;
+}
+
+/**
+ * ktls_hs_conn_alloc() - set up a handshake for @sk, not started yet
+ * @sk:		the socket, locked
+ * @settings:	what to offer; the handshake takes over the caller's
+ *		reference
+ * @gfp:	GFP_ATOMIC from softirq
+ *
+ * Return: the handshake, or an ERR_PTR: -ENOKEY when no identity key
+ * resolves any more, -EBUSY when max_handshakes are running, -ENOMEM.
+ * On error the settings reference is dropped.
+ */
+struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
+					struct ktls_hs_settings *settings,
+					gfp_t gfp)
+{
+	struct ktls_hs_conn *conn;
+	int err;
+
+	conn = kzalloc(sizeof(*conn), gfp);
+	if (!conn) {
+		ktls_hs_settings_put(settings);
+		return ERR_PTR(-ENOMEM);
+	}
+	conn->sk = sk;
+	conn->settings = settings;
+	INIT_LIST_HEAD(&conn->node);
+	timer_setup(&conn->timer, ktls_hs_timeout, 0);
+
+	err = ktls_hs_cfg_build(&conn->cfg, settings);
+	if (err)
+		goto err_free;
+	if (atomic_inc_return(&ktls_hs_running) > READ_ONCE(max_handshakes)) {
+		atomic_dec(&ktls_hs_running);
+		err = -EBUSY;
+		goto err_free;
+	}
+	conn->mem_size = ktls_hs_size(&conn->cfg);
+	conn->mem = kmalloc(conn->mem_size, gfp);
+	if (!conn->mem) {
+		atomic_dec(&ktls_hs_running);
+		err = -ENOMEM;
+		goto err_free;
+	}
+	conn->engine = ktls_hs_init(conn->mem, conn->mem_size, &conn->cfg);
+	return conn;
+
+err_free:
+	ktls_hs_cfg_release(&conn->cfg);
+	ktls_hs_settings_put(settings);
+	kfree(conn);
+	return ERR_PTR(err);
+}
+
+static void ktls_hs_data_ready(struct sock *sk);
+static void ktls_hs_write_space(struct sock *sk);
+
+/**
+ * ktls_hs_conn_start() - take the socket's callbacks, start the clock
+ * @conn:	the handshake
+ * @data_ready:	the data-ready callback to give back at the end
+ * @write_space: likewise for write space
+ *
+ * The socket is locked.  A child of a listener has no struct socket
+ * until accept(); TCP's sendmsg may touch one (the NOSPACE bit, the wait
+ * queue) when the send buffer fills, so such a child borrows a stub one
+ * from the handshake until the end.
+ */
+void ktls_hs_conn_start(struct ktls_hs_conn *conn,
+			void (*data_ready)(struct sock *sk),
+			void (*write_space)(struct sock *sk))
+{
+	struct sock *sk = conn->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	conn->saved_data_ready = data_ready;
+	conn->saved_write_space = write_space;
+	sk->sk_data_ready = ktls_hs_data_ready;
+	sk->sk_write_space = ktls_hs_write_space;
+	conn->saved_allocation = sk->sk_allocation;
+	sk->sk_allocation = GFP_ATOMIC;
+	if (!sk->sk_socket) {
+		struct socket *stub = &conn->stub.socket;
+
+		init_waitqueue_head(&stub->wq.wait);
+		stub->state = SS_CONNECTED;
+		stub->type = SOCK_STREAM;
+		stub->sk = sk;
+		WRITE_ONCE(sk->sk_socket, stub);
+		rcu_assign_pointer(sk->sk_wq, &stub->wq);
+		conn->stubbed = true;
+	}
+	write_unlock_bh(&sk->sk_callback_lock);
+
+	sk_reset_timer(sk, &conn->timer,
+		       jiffies + msecs_to_jiffies(conn->settings->timeout_ms));
+}
+
+/* Give the socket back what the handshake borrowed. */
+static void ktls_hs_conn_unhook(struct ktls_hs_conn *conn)
+{
+	struct sock *sk = conn->sk;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	if (sk->sk_data_ready == ktls_hs_data_ready)
+		sk->sk_data_ready = conn->saved_data_ready;
+	if (sk->sk_write_space == ktls_hs_write_space)
+		sk->sk_write_space = conn->saved_write_space;
+	if (conn->saved_allocation)
+		sk->sk_allocation = conn->saved_allocation;
+	if (conn->stubbed && sk->sk_socket == &conn->stub.socket) {
+		WRITE_ONCE(sk->sk_socket, NULL);
+		RCU_INIT_POINTER(sk->sk_wq, NULL);
+	}
+	conn->stubbed = false;
+	write_unlock_bh(&sk->sk_callback_lock);
+}
+
+/* Wipe and free the engine and what it referenced. */
+static void ktls_hs_conn_drop_engine(struct ktls_hs_conn *conn)
+{
+	if (!conn->mem)
+		return;
+	ktls_hs_wipe(conn->engine);
+	kfree_sensitive(conn->mem);
+	conn->mem = NULL;
+	conn->engine = NULL;
+	ktls_hs_cfg_release(&conn->cfg);
+	atomic_dec(&ktls_hs_running);
+}
+
+/*
+ * Hand the engine's output to TCP.  From softirq nothing may wait, so the
+ * send does not block; what does not fit waits for write space.  Nagle
+ * would hold the tail of a flight until the client ACKs its head, which
+ * costs a delayed-ACK timeout per handshake, so it is off for our sends.
+ */
+static bool ktls_hs_push(struct ktls_hs_conn *conn)
+{
+	struct sock *sk = conn->sk;
+	struct tcp_sock *tp = tcp_sk(sk);
+	u8 nonagle = tp->nonagle;
+	bool sent = false;
+	const u8 *buf;
+	size_t len;
+
+	conn->in_push = true;
+	tp->nonagle |= TCP_NAGLE_OFF;
+	while ((len = ktls_hs_output(conn->engine, &buf))) {
+		struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+		struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
+		int ret;
+
+		iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &kv, 1, len);
+		ret = tcp_sendmsg_locked(sk, &msg, len);
+		if (ret <= 0)
+			break;
+		ktls_hs_output_sent(conn->engine, ret);
+		sent = true;
+	}
+	tp->nonagle = nonagle;
+	conn->in_push = false;
+	return sent;
+}
+
+/* tcp_read_sock() actor: feed the engine what it asks for, no more. */
+static int ktls_hs_recv_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			      unsigned int offset, size_t len)
+{
+	struct ktls_hs_conn *conn = desc->arg.data;
+	size_t used = 0;
+
+	while (used < len) {
+		enum ktls_hs_status st;
+		size_t want;
+		u8 *buf;
+
+		want = ktls_hs_want(conn->engine, &buf);
+		if (!want)
+			break;
+		want = min(want, len - used);
+		if (skb_copy_bits(skb, offset + used, buf, want)) {
+			desc->error = -EFAULT;
+			break;
+		}
+		used += want;
+		st = ktls_hs_received(conn->engine, want);
+		if (st != KTLS_HS_RUNNING)
+			break;
+	}
+	return used;
+}
+
+static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
+{
+	struct sock *sk = conn->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_hs_keys keys;
+	int err;
+
+	if (why == KTLS_HS_END_DONE) {
+		err = ktls_hs_keys(conn->engine, &keys);
+		if (!err)
+			err = ktls_keys_stage(ctx, &keys.tx, &keys.rx);
+		memzero_explicit(&keys, sizeof(keys));
+		if (err) {
+			pr_warn_ratelimited("handshake keys refused: %d\n", err);
+			why = KTLS_HS_END_FAILED;
+		} else {
+			memcpy(&conn->session, ktls_hs_session(conn->engine),
+			       sizeof(conn->session));
+		}
+	}
+	conn->end = why;
+	/* Pairs with ktls_hs_conn_done(): @end is read after @ended. */
+	smp_store_release(&conn->ended, true);
+	sk_stop_timer(sk, &conn->timer);
+	ktls_hs_conn_unhook(conn);
+	ktls_hs_conn_drop_engine(conn);
+
+	if (conn->listen) {
+		ktls_hs_listen_child_end(conn);
+		return;
+	}
+	/* Per-socket: whoever waits in poll(), recv() or send() wakes up. */
+	if (why != KTLS_HS_END_DONE) {
+		WRITE_ONCE(sk->sk_err, why == KTLS_HS_END_TIMEOUT ? ETIMEDOUT :
+				       EPROTO);
+		sk_error_report(sk);
+	} else {
+		sk->sk_data_ready(sk);
+		sk->sk_write_space(sk);
+	}
+}
+
+/**
+ * ktls_hs_conn_run() - run the handshake on what TCP holds
+ * @conn:	the handshake
+ *
+ * The socket is locked: bh-locked in softirq or owned by the caller.
+ */
+void ktls_hs_conn_run(struct ktls_hs_conn *conn)
+{
+	struct sock *sk = conn->sk;
+	enum ktls_hs_status st;
+	read_descriptor_t desc;
+	bool sent;
+	int copied;
+
+	if (conn->ended)
+		return;
+	do {
+		sent = ktls_hs_push(conn);
+		desc.arg.data = conn;
+		desc.error = 0;
+		desc.count = 1;
+		desc.written = 0;
+		copied = tcp_read_sock(sk, &desc, ktls_hs_recv_actor);
+		st = ktls_hs_status(conn->engine);
+	} while (st == KTLS_HS_RUNNING && (copied > 0 || sent));
+	/* The last flight, or the alert of a failure. */
+	ktls_hs_push(conn);
+
+	if (st == KTLS_HS_DONE) {
+		ktls_hs_conn_end(conn, KTLS_HS_END_DONE);
+	} else if (st == KTLS_HS_FAILED) {
+		ktls_hs_conn_end(conn, KTLS_HS_END_FAILED);
+	} else if (sk->sk_err || (sk->sk_shutdown & RCV_SHUTDOWN)) {
+		/* The client reset or closed mid-handshake: nothing more comes. */
+		ktls_hs_conn_end(conn, KTLS_HS_END_FAILED);
+	}
+}
+
+static struct ktls_hs_conn *ktls_hs_conn_of(const struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	return ctx ? ctx->hs : NULL;
+}
+
+static void ktls_hs_data_ready(struct sock *sk)
+{
+	struct ktls_hs_conn *conn = ktls_hs_conn_of(sk);
+
+	trace_sk_data_ready(sk);
+	if (conn)
+		ktls_hs_conn_run(conn);
+}
+
+/* Room in the send buffer again: the rest of a flight may go. */
+static void ktls_hs_write_space(struct sock *sk)
+{
+	struct ktls_hs_conn *conn = ktls_hs_conn_of(sk);
+
+	/* TCP's sendmsg calls us from within our own push. */
+	if (conn && !conn->in_push)
+		ktls_hs_conn_run(conn);
+}
+
+static void ktls_hs_conn_timed_out(struct ktls_hs_conn *conn)
+{
+	if (!conn->ended)
+		ktls_hs_conn_end(conn, KTLS_HS_END_TIMEOUT);
+}
+
+static void ktls_hs_timeout(struct timer_list *t)
+{
+	struct ktls_hs_conn *conn = from_timer(conn, t, timer);
+	struct sock *sk = conn->sk;
+
+	/*
+	 * The timer holds a reference on the socket, and the handshake is
+	 * freed only after a grace period, which this softirq is part of.
+	 */
+	bh_lock_sock(sk);
+	if (ktls_hs_conn_of(sk) == conn) {
+		if (sock_owned_by_user(sk))
+			set_bit(KTLS_HS_DEFER_TIMEOUT, &conn->deferred);
+		else
+			ktls_hs_conn_timed_out(conn);
+	}
+	bh_unlock_sock(sk);
+	sock_put(sk);
+}
+
+/**
+ * ktls_hs_conn_release_cb() - work the timer left for release_sock()
+ * @conn:	the handshake of the socket being released
+ */
+void ktls_hs_conn_release_cb(struct ktls_hs_conn *conn)
+{
+	if (test_and_clear_bit(KTLS_HS_DEFER_TIMEOUT, &conn->deferred))
+		ktls_hs_conn_timed_out(conn);
+}
+
+/**
+ * ktls_hs_conn_stop() - the socket closes while the handshake runs
+ * @conn:	the handshake
+ *
+ * Socket locked.  No listener or waiter is told: the socket is going.
+ */
+void ktls_hs_conn_stop(struct ktls_hs_conn *conn)
+{
+	if (conn->ended)
+		return;
+	conn->end = KTLS_HS_END_FAILED;
+	/* Pairs with ktls_hs_conn_done(): @end is read after @ended. */
+	smp_store_release(&conn->ended, true);
+	sk_stop_timer(conn->sk, &conn->timer);
+	ktls_hs_conn_unhook(conn);
+	ktls_hs_conn_drop_engine(conn);
+}
+
+/**
+ * ktls_hs_conn_wait() - wait for a per-socket handshake to end
+ * @sk:		the socket, unlocked
+ * @conn:	its handshake
+ * @nonblock:	do not wait: -EAGAIN while it runs
+ *
+ * Return: 0 once it ended with keys; -ETIMEDOUT or -EPROTO, for good,
+ * once it failed; -EAGAIN, or -EINTR/-ERESTARTSYS on a signal.
+ */
+int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
+		      bool nonblock)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	long timeo;
+	int err = 0;
+
+	if (!READ_ONCE(conn->ended)) {
+		timeo = nonblock ? 0 : MAX_SCHEDULE_TIMEOUT;
+		lock_sock(sk);
+		add_wait_queue(sk_sleep(sk), &wait);
+		while (!READ_ONCE(conn->ended)) {
+			if (!timeo) {
+				err = -EAGAIN;
+				break;
+			}
+			if (signal_pending(current)) {
+				err = sock_intr_errno(timeo);
+				break;
+			}
+			/* Releases the lock: the backlog runs the handshake. */
+			sk_wait_event(sk, &timeo, READ_ONCE(conn->ended), &wait);
+		}
+		remove_wait_queue(sk_sleep(sk), &wait);
+		release_sock(sk);
+		if (err)
+			return err;
+	}
+	if (ktls_hs_conn_done(conn))
+		return 0;
+	return conn->end == KTLS_HS_END_TIMEOUT ? -ETIMEDOUT : -EPROTO;
+}
+
+static void ktls_hs_conn_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct ktls_hs_conn, rcu));
+}
+
+/**
+ * ktls_hs_conn_free() - end and free a handshake with its socket
+ * @conn:	the handshake, or NULL
+ *
+ * Called when the socket's context goes, in any context.  The timer may
+ * be running on another CPU; it finds the context gone and leaves, and
+ * the handshake's memory outlives it by a grace period.
+ */
+void ktls_hs_conn_free(struct ktls_hs_conn *conn)
+{
+	if (!conn)
+		return;
+	ktls_hs_conn_stop(conn);
+	ktls_hs_settings_put(conn->settings);
+	if (conn->listen)
+		ktls_hs_listen_put(conn->listen);
+	/* The stub socket's wait queue may still be seen under RCU. */
+	call_rcu(&conn->rcu, ktls_hs_conn_free_rcu);
+}

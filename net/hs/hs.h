@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The socket side of the in-kernel server handshake: the settings an
+ * armed listener (or a per-socket handshake) was given (config.c), one
+ * handshake in progress on a socket (conn.c), and the armed listener
+ * that runs handshakes on its children before accept() sees them
+ * (listen.c).  The protocol itself is the engine's (engine.h).
+ */
+#ifndef _KTLS_HS_HS_H
+#define _KTLS_HS_HS_H
+
+#include <linux/key.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+#include <net/sock.h>
+#include <uapi/linux/ktls_hs.h>
+
+#include "engine.h"
+
+struct sock;
+struct ktls_ctx;
+struct request_sock;
+struct ktls_hs_listen;
+
+/**
+ * struct ktls_hs_settings - what setsockopt configured; immutable once
+ * published, replaced (RCU) as a whole on every change
+ * @ref:	holders: the socket that configured it, handshakes started
+ *		from it
+ * @keys:	identity keys, referenced; each handshake resolves them to
+ *		identities when it starts, so a revoked or updated key
+ *		affects new handshakes only
+ * @nr_keys:	how many
+ * @suites:	KTLS_HS_SUITE_* of the uapi
+ * @groups:	KTLS_HS_GROUP_* of the uapi
+ * @timeout_ms:	a handshake not done by then is dropped
+ * @alpn_len:	bytes of @alpn, a protocol_name_list; 0 = no ALPN
+ * @rcu:	freed after a grace period: clones read it under RCU
+ */
+struct ktls_hs_settings {
+	refcount_t ref;
+	struct key *keys[KTLS_HS_IDENTITIES_MAX];
+	unsigned int nr_keys;
+	u32 suites;
+	u32 groups;
+	u32 timeout_ms;
+	u16 alpn_len;
+	u8 alpn[KTLS_HS_ALPN_MAX];
+	struct rcu_head rcu;
+};
+
+/* config.c */
+struct ktls_hs_settings *ktls_hs_settings_get(struct ktls_hs_settings __rcu **slot);
+void ktls_hs_settings_put(struct ktls_hs_settings *s);
+bool ktls_hs_is_settings_option(int optname);
+int ktls_hs_settings_set(struct ktls_hs_settings __rcu **slot, int optname,
+			 sockptr_t optval, unsigned int optlen);
+int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
+			     char __user *optval, int __user *optlen);
+
+/* Why a handshake ended without keys. */
+enum ktls_hs_end {
+	KTLS_HS_END_DONE,
+	KTLS_HS_END_FAILED,	/* an alert was sent or received */
+	KTLS_HS_END_TIMEOUT,
+	KTLS_HS_END_DROPPED,	/* no memory, too many handshakes */
+};
+
+/* Deferred work the release callback picks up (conn->deferred bits). */
+enum {
+	KTLS_HS_DEFER_TIMEOUT,
+	KTLS_HS_DEFER_WRITE,
+};
+
+/* Where a child of an armed listener is, as far as the listener knows. */
+enum ktls_hs_child_state {
+	KTLS_HS_CHILD_QUEUED,	/* in TCP's accept queue, as TCP put it */
+	KTLS_HS_CHILD_PULLED,	/* on the listener's list, with its request */
+	KTLS_HS_CHILD_ADOPTED,	/* on the list; accept() took it early */
+	KTLS_HS_CHILD_HANDOFF,	/* done, waiting for accept() on @handoff */
+	KTLS_HS_CHILD_GONE,	/* back in the queue, or being closed */
+};
+
+/**
+ * struct ktls_hs_conn - one server handshake on one socket
+ * @sk:		the socket
+ * @listen:	the armed listener the socket is a child of, or NULL for a
+ *		per-socket handshake; the child holds a reference on the
+ *		listening socket while it is in the listener's hands
+ * @req:	for a pulled child: its request sock, kept so that the
+ *		child can go back into the accept queue when done
+ * @node:	on the listener's @children or @handoff list
+ * @state:	enum ktls_hs_child_state, under the listener's lock
+ * @settings:	what the handshake offers (referenced)
+ * @cfg:	the engine's view of @settings, identities resolved
+ * @engine:	the engine, in @mem (@mem_size bytes); NULL once ended
+ * @timer:	handshake timeout
+ * @deferred:	KTLS_HS_DEFER_* bits for the release callback
+ * @end:	why the handshake ended, once @ended
+ * @ended:	set once, when the handshake ends
+ * @in_push:	sending: TCP may call our write-space callback
+ * @stubbed:	@stub stands in for the struct socket a child lacks
+ * @saved_data_ready, @saved_write_space, @saved_allocation: what the
+ *		socket had before; sends from softirq need GFP_ATOMIC
+ * @stub:	see ktls_hs_conn_start(); a whole socket_alloc, zeroed, since
+ *		/proc/net/tcp and sock_diag read the inode of sk_socket
+ * @session:	negotiated parameters, copied when the engine is done
+ * @rcu:	freed after a grace period (timer, the stub's wait queue)
+ */
+struct ktls_hs_conn {
+	struct sock *sk;
+	struct ktls_hs_listen *listen;
+	struct request_sock *req;
+	struct list_head node;
+	enum ktls_hs_child_state state;
+	struct ktls_hs_settings *settings;
+	struct ktls_hs_config cfg;
+	struct ktls_hs *engine;
+	void *mem;
+	size_t mem_size;
+	struct timer_list timer;
+	unsigned long deferred;
+	enum ktls_hs_end end;
+	bool ended;
+	bool in_push;
+	bool stubbed;
+	void (*saved_data_ready)(struct sock *sk);
+	void (*saved_write_space)(struct sock *sk);
+	gfp_t saved_allocation;
+	struct socket_alloc stub;
+	struct ktls_hs_session session;
+	struct rcu_head rcu;
+};
+
+/* conn.c */
+struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
+					struct ktls_hs_settings *settings,
+					gfp_t gfp);
+void ktls_hs_conn_start(struct ktls_hs_conn *conn,
+			void (*data_ready)(struct sock *sk),
+			void (*write_space)(struct sock *sk));
+void ktls_hs_conn_run(struct ktls_hs_conn *conn);
+void ktls_hs_conn_release_cb(struct ktls_hs_conn *conn);
+void ktls_hs_conn_stop(struct ktls_hs_conn *conn);
+void ktls_hs_conn_free(struct ktls_hs_conn *conn);
+int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
+		      bool nonblock);
+
+/* The handshake ended with keys. */
+static inline bool ktls_hs_conn_done(const struct ktls_hs_conn *conn)
+{
+	/* Pairs with the release in ktls_hs_conn_end(). */
+	return smp_load_acquire(&conn->ended) && conn->end == KTLS_HS_END_DONE;
+}
+
+/**
+ * struct ktls_hs_listen - an armed listener
+ * @sk:		the listening socket
+ * @ref:	the listener's context and every child's handshake hold one
+ * @lock:	guards the lists, @closing, @stats and children's @state
+ *		(taken in softirq)
+ * @children:	children whose handshake runs (struct ktls_hs_conn.node)
+ * @handoff:	children done that accept() took before we could move
+ *		them out of the queue, so they cannot go back into it
+ * @closing:	the listener stopped listening: its children are closed
+ * @saved_data_ready: the listener's own callback, for waking accept()
+ * @stats:	counters for KTLS_HS_STATS
+ * @rcu:	freed after a grace period: softirq finds it through the
+ *		listener without a reference
+ */
+struct ktls_hs_listen {
+	struct sock *sk;
+	refcount_t ref;
+	spinlock_t lock;		/* see above: lists, state, stats */
+	struct list_head children;
+	struct list_head handoff;
+	bool closing;
+	void (*saved_data_ready)(struct sock *sk);
+	struct ktls_hs_listen_stats stats;
+	struct rcu_head rcu;
+};
+
+/* listen.c */
+int ktls_hs_listen_arm(struct sock *sk, struct ktls_ctx *ctx);
+int ktls_hs_listen_clone(struct ktls_ctx *lctx, struct ktls_ctx *ctx, gfp_t gfp);
+struct sock *ktls_hs_listen_accept(struct sock *sk, struct proto_accept_arg *arg);
+__poll_t ktls_hs_listen_poll(struct sock *sk);
+void ktls_hs_listen_child_end(struct ktls_hs_conn *conn);
+void ktls_hs_listen_stop(struct sock *sk);
+void ktls_hs_listen_restart(struct sock *sk);
+void ktls_hs_listen_release(struct sock *sk, struct ktls_ctx *ctx);
+void ktls_hs_listen_put(struct ktls_hs_listen *l);
+int ktls_hs_listen_stats(struct sock *sk, char __user *optval,
+			 int __user *optlen);
+void ktls_hs_listen_exit(void);
+
+/* sockopt.c of the handshake: our SOL_TLS options; socket unlocked. */
+bool ktls_hs_is_option(int optname);
+int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
+		       unsigned int optlen);
+int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
+		       int __user *optlen);
+
+#endif /* _KTLS_HS_HS_H */
