@@ -15,6 +15,9 @@
 
 struct ktls_tx;
 struct ktls_rx;
+struct ktls_hs_settings;
+struct ktls_hs_conn;
+struct ktls_hs_listen;
 
 /* Where a direction's records are processed (sockopt.c sets, diag reports). */
 enum ktls_conf {
@@ -43,6 +46,11 @@ enum ktls_conf {
  *		@rx_crypto.info that are not installed yet (keys.c)
  * @keys_from_kernel: the keys come from the in-kernel handshake, so
  *		getsockopt does not hand them out
+ * @hs_settings: settings for the in-kernel handshake (net/hs/config.c),
+ *		of an armed listener or for a per-socket handshake
+ * @hs:		the in-kernel handshake of this socket, running or ended
+ *		(net/hs/conn.c); NULL if none was started
+ * @hs_listen:	set on an armed listener (net/hs/listen.c)
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
@@ -61,6 +69,9 @@ struct ktls_ctx {
 	bool rx_no_pad;
 	bool keys_staged;
 	bool keys_from_kernel;
+	struct ktls_hs_settings __rcu *hs_settings;
+	struct ktls_hs_conn *hs;
+	struct ktls_hs_listen *hs_listen;
 	struct rcu_head rcu;
 };
 
@@ -75,6 +86,7 @@ static inline struct ktls_ctx *ktls_ctx(const struct sock *sk)
 }
 
 extern struct tcp_ulp_ops ktls_ulp_ops;
+extern struct tcp_ulp_ops ktls_hs_ulp_ops;	/* armed listeners */
 
 void ktls_ulp_setup(void);
 

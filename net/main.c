@@ -13,8 +13,9 @@
 #include <ktls_hs/kdf.h>
 
 #include "ktls.h"
+#include "hs/hs.h"
 
-static int __init ktls_hs_init(void)
+static int __init ktls_hs_module_init(void)
 {
 	int err;
 
@@ -43,8 +44,15 @@ static int __init ktls_hs_init(void)
 	err = ktls_identity_init();
 	if (err)
 		goto err_stat;
+
+	/* Armed listeners last: they need identities. */
+	err = tcp_register_ulp(&ktls_hs_ulp_ops);
+	if (err)
+		goto err_identity;
 	return 0;
 
+err_identity:
+	ktls_identity_exit();
 err_stat:
 	ktls_stat_exit();
 err_ulp:
@@ -54,8 +62,11 @@ err_kdf:
 	return err;
 }
 
-static void __exit ktls_hs_exit(void)
+static void __exit ktls_hs_module_exit(void)
 {
+	tcp_unregister_ulp(&ktls_hs_ulp_ops);
+	/* Children of armed listeners closed from the work hold module refs. */
+	ktls_hs_listen_exit();
 	ktls_identity_exit();
 	/*
 	 * Every socket the ULP is attached to holds a module reference
@@ -64,11 +75,14 @@ static void __exit ktls_hs_exit(void)
 	tcp_unregister_ulp(&ktls_ulp_ops);
 	ktls_stat_exit();
 	ktls_kdf_exit();
+	/* Handshakes, settings and listeners are freed after grace periods. */
+	rcu_barrier();
 }
 
-module_init(ktls_hs_init);
-module_exit(ktls_hs_exit);
+module_init(ktls_hs_module_init);
+module_exit(ktls_hs_module_exit);
 
 MODULE_DESCRIPTION("Kernel TLS record layer and in-kernel TLS server handshake");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS_TCP_ULP("tls");
+MODULE_ALIAS_TCP_ULP("ktls_hs");

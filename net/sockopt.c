@@ -14,6 +14,7 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+#include "hs/hs.h"
 
 static int ktls_setsockopt_keys(struct sock *sk, bool tx, sockptr_t optval,
 				unsigned int optlen)
@@ -55,8 +56,18 @@ int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
 	u32 val;
 	int err;
 
+	if (ktls_hs_is_option(optname))
+		return ktls_hs_setsockopt(sk, optname, optval, optlen);
 	lock_sock(sk);
 	ctx = ktls_ctx(sk);
+	/* An armed listener has no records of its own. */
+	err = -EINVAL;
+	if (ctx->hs_listen)
+		goto out;
+	/* Keys of a handshake still running would be overwritten. */
+	err = -EBUSY;
+	if (ctx->hs && !ktls_hs_conn_done(ctx->hs))
+		goto out;
 	err = ktls_keys_install_staged(sk);
 	if (err)
 		goto out;
@@ -142,8 +153,13 @@ int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 	struct ktls_ctx *ctx;
 	int err;
 
+	if (ktls_hs_is_option(optname))
+		return ktls_hs_getsockopt(sk, optname, optval, optlen);
 	lock_sock(sk);
 	ctx = ktls_ctx(sk);
+	err = -EINVAL;
+	if (ctx->hs_listen)
+		goto out;
 	err = ktls_keys_install_staged(sk);
 	if (err)
 		goto out;

@@ -10,11 +10,13 @@
 #include <linux/mutex.h>
 #include <linux/net.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <net/inet_common.h>
 #include <net/tcp.h>
 #include <kunit/visibility.h>
 
 #include "ktls.h"
+#include "hs/hs.h"
 
 enum ktls_family {
 	KTLS_INET,
@@ -28,9 +30,15 @@ enum ktls_family {
  * so ktls_ulp_setup() reads it off a kernel socket it opens once.
  */
 static struct proto ktls_prots[KTLS_NR_FAMILIES];
-static const struct proto *ktls_base_prots[KTLS_NR_FAMILIES];
+static struct proto ktls_listen_prots[KTLS_NR_FAMILIES];
+static struct proto *ktls_base_prots[KTLS_NR_FAMILIES];
 static struct proto_ops ktls_proto_ops[KTLS_NR_FAMILIES];	/* not const: built at load */
 static const struct proto_ops *ktls_base_ops[KTLS_NR_FAMILIES];
+
+static enum ktls_family ktls_family_of(const struct sock *sk)
+{
+	return sk->sk_family == AF_INET6 ? KTLS_INET6 : KTLS_INET;
+}
 
 static int ktls_setsockopt(struct sock *sk, int level, int optname,
 			   sockptr_t optval, unsigned int optlen)
@@ -87,12 +95,27 @@ static int ktls_settle(struct sock *sk, struct ktls_ctx *ctx)
 	return err;
 }
 
+/*
+ * A per-socket handshake in progress holds the data path: the bytes in
+ * TCP's queue are handshake records, not the application's.
+ */
+static int ktls_hs_gate(struct sock *sk, struct ktls_ctx *ctx, bool nonblock)
+{
+	struct ktls_hs_conn *conn = READ_ONCE(ctx->hs);
+
+	if (likely(!conn))
+		return 0;
+	return ktls_hs_conn_wait(sk, conn, nonblock);
+}
+
 static int ktls_prot_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	int err;
 
-	err = ktls_settle(sk, ctx);
+	err = ktls_hs_gate(sk, ctx, msg->msg_flags & MSG_DONTWAIT);
+	if (!err)
+		err = ktls_settle(sk, ctx);
 	if (err)
 		return err;
 	if (!ktls_tx_on(ctx))
@@ -104,7 +127,7 @@ static void ktls_prot_splice_eof(struct socket *sock)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
 
-	if (ktls_settle(sock->sk, ctx))
+	if (ktls_hs_gate(sock->sk, ctx, true) || ktls_settle(sock->sk, ctx))
 		return;
 	if (ktls_tx_on(ctx))
 		ktls_splice_eof(sock);
@@ -118,7 +141,9 @@ static int ktls_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	int err;
 
-	err = ktls_settle(sk, ctx);
+	err = ktls_hs_gate(sk, ctx, flags & MSG_DONTWAIT);
+	if (!err)
+		err = ktls_settle(sk, ctx);
 	if (err)
 		return err;
 	if (!ktls_rx_on(ctx))
@@ -137,7 +162,19 @@ static __poll_t ktls_ops_poll(struct file *file, struct socket *sock,
 			      struct poll_table_struct *wait)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
+	struct ktls_hs_conn *conn = READ_ONCE(ctx->hs);
+	__poll_t mask;
 
+	if (ctx->hs_listen)
+		return ctx->sk_ops->poll(file, sock, wait) |
+		       ktls_hs_listen_poll(sock->sk);
+	/* Until a per-socket handshake ends, only errors and hangups. */
+	if (conn && !READ_ONCE(conn->ended)) {
+		mask = ctx->sk_ops->poll(file, sock, wait);
+		return mask & (EPOLLERR | EPOLLHUP | EPOLLRDHUP);
+	}
+	if (conn && conn->end != KTLS_HS_END_DONE)
+		return ctx->sk_ops->poll(file, sock, wait) | EPOLLERR;
 	/* On failure sk_err is set, and the base poll reports it. */
 	ktls_settle(sock->sk, ctx);
 	if (!ktls_rx_on(ctx))
@@ -152,7 +189,9 @@ static ssize_t ktls_ops_splice_read(struct socket *sock, loff_t *ppos,
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
 	int err;
 
-	err = ktls_settle(sock->sk, ctx);
+	err = ktls_hs_gate(sock->sk, ctx, flags & SPLICE_F_NONBLOCK);
+	if (!err)
+		err = ktls_settle(sock->sk, ctx);
 	if (err)
 		return err;
 	if (!ktls_rx_on(ctx))
@@ -166,7 +205,9 @@ static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	int err;
 
-	/* Called with the socket locked. */
+	/* Called with the socket locked: a handshake cannot be waited for. */
+	if (ctx->hs && !ktls_hs_conn_done(ctx->hs))
+		return ctx->hs->ended ? -EPROTO : -EAGAIN;
 	err = ktls_keys_install_staged(sk);
 	if (err)
 		return err;
@@ -206,6 +247,10 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 	if (ctx->rx)
 		ktls_rx_free(ctx);
 	ktls_crypto_free(ctx);
+	ktls_hs_conn_free(ctx->hs);
+	ktls_hs_settings_put(rcu_dereference_protected(ctx->hs_settings, true));
+	if (ctx->hs_listen)
+		ktls_hs_listen_put(ctx->hs_listen);
 	kfree_rcu(ctx, rcu);
 }
 
@@ -220,6 +265,9 @@ static void ktls_close(struct sock *sk, long timeout)
 	struct proto *base = ctx->sk_proto;
 
 	lock_sock(sk);
+	/* A handshake still running stops here, its callbacks given back. */
+	if (ctx->hs)
+		ktls_hs_conn_stop(ctx->hs);
 	/* What the application wrote goes out before TCP's FIN. */
 	if (ktls_tx_on(ctx))
 		ktls_tx_close(sk, timeout);
@@ -233,11 +281,6 @@ static void ktls_close(struct sock *sk, long timeout)
 
 	base->close(sk, timeout);
 	ktls_ctx_free(ctx);
-}
-
-static enum ktls_family ktls_family_of(const struct sock *sk)
-{
-	return sk->sk_family == AF_INET6 ? KTLS_INET6 : KTLS_INET;
 }
 
 static int ktls_init(struct sock *sk)
@@ -302,6 +345,155 @@ static void ktls_release(struct sock *sk)
 	ktls_ctx_free(ctx);
 }
 
+/* Work a handshake's timer left while a process owned the socket. */
+static void ktls_release_cb(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	if (!ctx) {
+		ktls_base_prots[ktls_family_of(sk)]->release_cb(sk);
+		return;
+	}
+	if (ctx->hs)
+		ktls_hs_conn_release_cb(ctx->hs);
+	ctx->sk_proto->release_cb(sk);
+}
+
+/*
+ * Armed listeners (net/hs/listen.c).  Their context lives and dies like
+ * any other here; their proto adds accept, close and disconnect.
+ */
+static void ktls_listen_close(struct sock *sk, long timeout)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct proto *base = ctx->sk_proto;
+
+	ktls_hs_listen_stop(sk);
+	lock_sock(sk);
+	ktls_hs_listen_release(sk, ctx);
+	write_lock_bh(&sk->sk_callback_lock);
+	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
+	WRITE_ONCE(sk->sk_prot, base);
+	write_unlock_bh(&sk->sk_callback_lock);
+	release_sock(sk);
+
+	base->close(sk, timeout);
+	ktls_ctx_free(ctx);
+}
+
+/* shutdown(SHUT_RD) of a listener stops it listening, like close. */
+static int ktls_listen_disconnect(struct sock *sk, int flags)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	if (sk->sk_state == TCP_LISTEN)
+		ktls_hs_listen_stop(sk);
+	return ctx->sk_proto->disconnect(sk, flags);
+}
+
+static struct sock *ktls_listen_accept(struct sock *sk,
+				       struct proto_accept_arg *arg)
+{
+	return ktls_hs_listen_accept(sk, arg);
+}
+
+/* listen() again after a disconnect: the listener takes children again. */
+static int ktls_ops_listen(struct socket *sock, int backlog)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
+	int err;
+
+	err = ctx->sk_ops->listen(sock, backlog);
+	if (!err && ctx->hs_listen) {
+		lock_sock(sock->sk);
+		ktls_hs_listen_restart(sock->sk);
+		release_sock(sock->sk);
+	}
+	return err;
+}
+
+/*
+ * TCP_ULP "ktls_hs" arms a listening socket.  "tls" on a listener stays
+ * -ENOTCONN, as upstream defines it: applications and the upstream
+ * selftest rely on that.
+ */
+static int ktls_listen_init(struct sock *sk)
+{
+	enum ktls_family family = ktls_family_of(sk);
+	struct ktls_ctx *ctx;
+	int err;
+
+	if (sk->sk_state != TCP_LISTEN)
+		return -EINVAL;
+	if (!sk->sk_socket || sk->sk_socket->ops != ktls_base_ops[family])
+		return -EOPNOTSUPP;
+	if (!ktls_base_prots[family])
+		return -EAFNOSUPPORT;
+	if (READ_ONCE(sk->sk_prot) != ktls_base_prots[family])
+		return -EOPNOTSUPP;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->sk = sk;
+	ctx->sk_proto = READ_ONCE(sk->sk_prot);
+	ctx->sk_ops = sk->sk_socket->ops;
+	err = ktls_hs_listen_arm(sk, ctx);
+	if (err) {
+		kfree(ctx);
+		return err;
+	}
+
+	write_lock_bh(&sk->sk_callback_lock);
+	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, ctx);
+	WRITE_ONCE(sk->sk_prot, &ktls_listen_prots[family]);
+	WRITE_ONCE(sk->sk_socket->ops, &ktls_proto_ops[family]);
+	write_unlock_bh(&sk->sk_callback_lock);
+	return 0;
+}
+
+/*
+ * A child of an armed listener, in softirq, the child locked.  TCP copied
+ * the listener's ULP, context pointer and proto into it; the child gets
+ * a context of its own and the ordinary "tls" ULP and proto.  If that
+ * fails it is left plain TCP, and the listener closes it before accept()
+ * sees it.
+ */
+static void ktls_clone(const struct request_sock *req, struct sock *newsk,
+		       const gfp_t priority)
+{
+	struct inet_connection_sock *icsk = inet_csk(newsk);
+	struct ktls_ctx *lctx = rcu_dereference_protected(icsk->icsk_ulp_data, true);
+	enum ktls_family family = ktls_family_of(newsk);
+	struct ktls_ctx *ctx;
+
+	rcu_assign_pointer(icsk->icsk_ulp_data, NULL);
+	icsk->icsk_ulp_ops = NULL;
+	/* Freeing goes by the creator: not a proto in our module. */
+	WRITE_ONCE(newsk->sk_prot, ktls_base_prots[family]);
+	newsk->sk_prot_creator = ktls_base_prots[family];
+	/* The listener is closing, and TCP will close its queued children. */
+	if (!lctx)
+		return;
+	newsk->sk_data_ready = lctx->hs_listen->saved_data_ready;
+
+	ctx = kzalloc(sizeof(*ctx), priority);
+	if (!ctx)
+		return;
+	ctx->sk = newsk;
+	ctx->sk_proto = lctx->sk_proto;
+	ctx->sk_ops = lctx->sk_ops;
+	if (ktls_hs_listen_clone(lctx, ctx, priority)) {
+		kfree(ctx);
+		return;
+	}
+	/* The ULP reference every socket of ours holds on the module. */
+	__module_get(THIS_MODULE);
+	rcu_assign_pointer(icsk->icsk_ulp_data, ctx);
+	icsk->icsk_ulp_ops = &ktls_ulp_ops;
+	WRITE_ONCE(newsk->sk_prot, &ktls_prots[family]);
+}
+
 struct tcp_ulp_ops ktls_ulp_ops __read_mostly = {
 	.name		= "tls",
 	.owner		= THIS_MODULE,
@@ -313,7 +505,16 @@ struct tcp_ulp_ops ktls_ulp_ops __read_mostly = {
 };
 EXPORT_SYMBOL_IF_KUNIT(ktls_ulp_ops);
 
-static void ktls_build_prot(enum ktls_family family, const struct proto *base,
+struct tcp_ulp_ops ktls_hs_ulp_ops __read_mostly = {
+	.name		= "ktls_hs",
+	.owner		= THIS_MODULE,
+	.init		= ktls_listen_init,
+	.update		= ktls_update,
+	.release	= ktls_release,
+	.clone		= ktls_clone,
+};
+
+static void ktls_build_prot(enum ktls_family family, struct proto *base,
 			    const struct proto_ops *base_ops)
 {
 	struct proto_ops *ops = &ktls_proto_ops[family];	/* not const: built here */
@@ -327,13 +528,23 @@ static void ktls_build_prot(enum ktls_family family, const struct proto *base,
 	p->splice_eof = ktls_prot_splice_eof;
 	p->recvmsg = ktls_prot_recvmsg;
 	p->sock_is_readable = ktls_prot_sock_is_readable;
+	p->release_cb = ktls_release_cb;
 	ktls_base_prots[family] = base;
+
+	p = &ktls_listen_prots[family];
+	*p = *base;
+	p->setsockopt = ktls_setsockopt;
+	p->getsockopt = ktls_getsockopt;
+	p->close = ktls_listen_close;
+	p->disconnect = ktls_listen_disconnect;
+	p->accept = ktls_listen_accept;
 
 	*ops = *base_ops;
 	ops->poll = ktls_ops_poll;
 	ops->splice_read = ktls_ops_splice_read;
 	ops->read_sock = ktls_ops_read_sock;
 	ops->shutdown = ktls_ops_shutdown;
+	ops->listen = ktls_ops_listen;
 	ktls_base_ops[family] = base_ops;
 }
 
@@ -341,7 +552,7 @@ static void ktls_build_prot(enum ktls_family family, const struct proto *base,
  * The TCP proto and socket ops of @family as a fresh socket gets them;
  * false where the family has no TCP.
  */
-static bool ktls_tcp_ops_of(int family, const struct proto **prot,
+static bool ktls_tcp_ops_of(int family, struct proto **prot,
 			    const struct proto_ops **ops)
 {
 	struct socket *sock;
@@ -358,7 +569,7 @@ static bool ktls_tcp_ops_of(int family, const struct proto **prot,
 void ktls_ulp_setup(void)
 {
 	const struct proto_ops *ops;
-	const struct proto *prot;
+	struct proto *prot;
 
 	ktls_build_prot(KTLS_INET, &tcp_prot, &inet_stream_ops);
 

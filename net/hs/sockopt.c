@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * SOL_TLS options of the in-kernel handshake (numbered from 100, clear
+ * of upstream's): settings for an armed listener or a per-socket
+ * handshake, starting a per-socket handshake, and reading back what was
+ * negotiated and how a listener fares.
+ */
+#include <linux/uaccess.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include "../ktls.h"
+#include "hs.h"
+
+bool ktls_hs_is_option(int optname)
+{
+	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_STATS;
+}
+
+/* KTLS_HS_START on an established socket the application accepted. */
+static int ktls_hs_start(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct ktls_hs_settings *settings;
+	struct ktls_hs_conn *conn;
+
+	if (ctx->hs_listen)
+		return -EINVAL;
+	if (ctx->hs)
+		return -EALREADY;
+	if (ctx->tx_conf != KTLS_CONF_BASE || ctx->rx_conf != KTLS_CONF_BASE ||
+	    ctx->keys_staged)
+		return -EISCONN;
+	if (sk->sk_state != TCP_ESTABLISHED)
+		return -ENOTCONN;
+	settings = ktls_hs_settings_get(&ctx->hs_settings);
+	if (!settings || !settings->nr_keys) {
+		ktls_hs_settings_put(settings);
+		return -ENOKEY;
+	}
+	conn = ktls_hs_conn_alloc(sk, settings, GFP_KERNEL);
+	if (IS_ERR(conn))
+		return PTR_ERR(conn);
+	WRITE_ONCE(ctx->hs, conn);
+	ktls_hs_conn_start(conn, sk->sk_data_ready, sk->sk_write_space);
+	/* The ClientHello may be queued already. */
+	ktls_hs_conn_run(conn);
+	return 0;
+}
+
+int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
+		       unsigned int optlen)
+{
+	struct ktls_ctx *ctx;
+	int err;
+
+	lock_sock(sk);
+	ctx = ktls_ctx(sk);
+	if (ktls_hs_is_settings_option(optname)) {
+		/* A handshake keeps what it started with. */
+		err = ctx->hs ? -EISCONN :
+		      ktls_hs_settings_set(&ctx->hs_settings, optname, optval,
+					   optlen);
+	} else if (optname == KTLS_HS_START) {
+		err = ktls_hs_start(sk, ctx);
+	} else {
+		/* KTLS_HS_SESSION and KTLS_HS_STATS are read-only. */
+		err = -ENOPROTOOPT;
+	}
+	release_sock(sk);
+	return err;
+}
+
+static int ktls_hs_get_session(struct ktls_ctx *ctx, char __user *optval,
+			       int __user *optlen)
+{
+	const struct ktls_hs_conn *conn = ctx->hs;
+	struct ktls_hs_session_info info;
+	int len;
+
+	if (!conn)
+		return -ENOENT;
+	if (!READ_ONCE(conn->ended))
+		return -EINPROGRESS;
+	if (conn->end != KTLS_HS_END_DONE)
+		return conn->end == KTLS_HS_END_TIMEOUT ? -ETIMEDOUT : -EPROTO;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < (int)sizeof(info))
+		return -EINVAL;
+	memset(&info, 0, sizeof(info));
+	info.version = conn->session.version;
+	info.cipher_suite = conn->session.suite;
+	info.group = conn->session.group;
+	info.resumed = conn->session.resumed;
+	strscpy(info.alpn, conn->session.alpn, sizeof(info.alpn));
+	strscpy(info.server_name, conn->session.sni, sizeof(info.server_name));
+	if (put_user(sizeof(info), optlen) ||
+	    copy_to_user(optval, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
+
+int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
+		       int __user *optlen)
+{
+	const struct ktls_hs_settings *s;
+	struct ktls_ctx *ctx;
+	int err;
+
+	lock_sock(sk);
+	ctx = ktls_ctx(sk);
+	if (ktls_hs_is_settings_option(optname)) {
+		s = ctx->hs ? ctx->hs->settings :
+		    rcu_dereference_protected(ctx->hs_settings,
+					      lockdep_sock_is_held(sk));
+		err = ktls_hs_settings_get_opt(s, optname, optval, optlen);
+	} else if (optname == KTLS_HS_SESSION) {
+		err = ktls_hs_get_session(ctx, optval, optlen);
+	} else if (optname == KTLS_HS_STATS) {
+		err = ctx->hs_listen ? ktls_hs_listen_stats(sk, optval, optlen) :
+		      -EINVAL;
+	} else {
+		err = -ENOPROTOOPT;
+	}
+	release_sock(sk);
+	return err;
+}
