@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A small HTTPS file server on an armed listener: the TLS handshake runs
+ * in the kernel, accept() returns sockets that speak TLS already, and
+ * files go out with sendfile().  No TLS library in sight.
+ *
+ *   https_server --port 8443 --root /srv/www --key SERIAL|DESCRIPTION
+ *		[--groups x25519,p256] [--suites aes128,aes256,chacha]
+ *		[--alpn] [--verbose]
+ *
+ * Each --key (up to 8) is a "ktls_identity" key (keyctl padd ktls_identity NAME @u <
+ * bundle.pem), named by serial or by description.  Only GET of regular
+ * files under --root; one request per connection.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/keyctl.h>
+
+#include "../../include/uapi/linux/ktls_hs.h"
+
+#ifndef TCP_ULP
+#define TCP_ULP 31
+#endif
+#ifndef SOL_TLS
+#define SOL_TLS 282
+#endif
+
+#define REQ_MAX 4096
+
+struct conn {
+	int fd;
+	int file;
+	off_t off, size;
+	size_t req_len, hdr_len, hdr_off;
+	char req[REQ_MAX + 1];
+	char hdr[256];
+};
+
+static bool verbose;
+static int root_fd = -1;
+static unsigned int groups, suites;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* A comma-separated list of names to KTLS_HS_* bits. */
+static unsigned int bits_of(const char *list, const char *const names[],
+			    const unsigned int values[], int n)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	unsigned int bits = 0;
+	int i;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < n && strcmp(tok, names[i]); i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "unknown name \"%s\"\n", tok);
+			exit(2);
+		}
+		bits |= values[i];
+	}
+	free(copy);
+	return bits;
+}
+
+/* A key serial from a number, or the search of our keyrings for it. */
+static int key_serial(const char *arg)
+{
+	static const int rings[] = { KEY_SPEC_SESSION_KEYRING,
+				     KEY_SPEC_USER_KEYRING,
+				     KEY_SPEC_USER_SESSION_KEYRING };
+	char *end;
+	long v;
+	size_t i;
+
+	v = strtol(arg, &end, 0);
+	if (*arg && !*end && v > 0 && v <= INT_MAX)
+		return v;
+	for (i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
+		v = syscall(SYS_keyctl, KEYCTL_SEARCH, rings[i], "ktls_identity",
+			    arg, 0);
+		if (v > 0)
+			return v;
+	}
+	fprintf(stderr, "no ktls_identity key \"%s\" in our keyrings\n", arg);
+	exit(1);
+}
+
+static int armed_listener(int port, const int *keys, int nr_keys, bool alpn)
+{
+	static const char protos[] = "\x08http/1.1";
+	struct sockaddr_in6 sa = {
+		.sin6_family = AF_INET6,
+		.sin6_port = htons(port),
+		.sin6_addr = IN6ADDR_ANY_INIT,
+	};
+	int fd, one = 1, i;
+
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(fd, 1024))
+		die("bind/listen");
+	if (setsockopt(fd, IPPROTO_TCP, TCP_ULP, "ktls_hs", sizeof("ktls_hs")))
+		die("TCP_ULP ktls_hs (is ktls_hs.ko loaded?)");
+	/* Several identities: the client's server_name picks one. */
+	for (i = 0; i < nr_keys; i++)
+		if (setsockopt(fd, SOL_TLS, KTLS_HS_IDENTITY, &keys[i],
+			       sizeof(keys[i])))
+			die("KTLS_HS_IDENTITY");
+	if (groups && setsockopt(fd, SOL_TLS, KTLS_HS_GROUPS, &groups,
+				 sizeof(groups)))
+		die("KTLS_HS_GROUPS");
+	if (suites && setsockopt(fd, SOL_TLS, KTLS_HS_SUITES, &suites,
+				 sizeof(suites)))
+		die("KTLS_HS_SUITES");
+	if (alpn && setsockopt(fd, SOL_TLS, KTLS_HS_ALPN, protos,
+			       sizeof(protos) - 1))
+		die("KTLS_HS_ALPN");
+	return fd;
+}
+
+static void show_session(int fd)
+{
+	struct ktls_hs_session_info s;
+	socklen_t len = sizeof(s);
+
+	if (getsockopt(fd, SOL_TLS, KTLS_HS_SESSION, &s, &len)) {
+		perror("KTLS_HS_SESSION");
+		return;
+	}
+	fprintf(stderr, "accepted: TLS %#x suite %#06x group %#06x alpn \"%s\" sni \"%s\"\n",
+		s.version, s.cipher_suite, s.group, s.alpn, s.server_name);
+}
+
+static void conn_close(int ep, struct conn *c)
+{
+	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	if (c->file >= 0)
+		close(c->file);
+	free(c);
+}
+
+static void respond_error(struct conn *c, int code, const char *text)
+{
+	c->hdr_len = snprintf(c->hdr, sizeof(c->hdr),
+			      "HTTP/1.1 %d %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+			      code, text);
+	c->size = 0;
+}
+
+/* Parse "GET /path HTTP/1.x" and open the file under the root. */
+static void handle_request(struct conn *c)
+{
+	char *path, *sp;
+	struct stat st;
+
+	if (strncmp(c->req, "GET /", 5))
+		return respond_error(c, 405, "Method Not Allowed");
+	path = c->req + 5;
+	sp = strchr(path, ' ');
+	if (!sp)
+		return respond_error(c, 400, "Bad Request");
+	*sp = '\0';
+	if (!*path || strstr(path, "..") || *path == '/')
+		return respond_error(c, 404, "Not Found");
+	c->file = openat(root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (c->file < 0 || fstat(c->file, &st) || !S_ISREG(st.st_mode))
+		return respond_error(c, 404, "Not Found");
+	c->size = st.st_size;
+	c->hdr_len = snprintf(c->hdr, sizeof(c->hdr),
+			      "HTTP/1.1 200 OK\r\nContent-Length: %lld\r\nConnection: close\r\n\r\n",
+			      (long long)c->size);
+}
+
+/* Returns true when the connection is finished with. */
+static bool conn_io(int ep, struct conn *c)
+{
+	struct epoll_event ev = { .events = EPOLLOUT, .data.ptr = c };
+	ssize_t n;
+
+	if (!c->hdr_len) {
+		n = recv(c->fd, c->req + c->req_len, REQ_MAX - c->req_len, 0);
+		if (n <= 0)
+			return n == 0 || errno != EAGAIN;
+		c->req_len += n;
+		c->req[c->req_len] = '\0';
+		if (!strstr(c->req, "\r\n\r\n"))
+			return c->req_len == REQ_MAX;
+		handle_request(c);
+		epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
+	}
+	while (c->hdr_off < c->hdr_len) {
+		n = send(c->fd, c->hdr + c->hdr_off, c->hdr_len - c->hdr_off,
+			 c->size ? MSG_MORE : 0);
+		if (n < 0)
+			return errno != EAGAIN;
+		c->hdr_off += n;
+	}
+	while (c->off < c->size) {
+		n = sendfile(c->fd, c->file, &c->off, c->size - c->off);
+		if (n < 0)
+			return errno != EAGAIN;
+		if (n == 0)
+			return true;
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "port", required_argument, NULL, 'p' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "groups", required_argument, NULL, 'g' },
+		{ "suites", required_argument, NULL, 's' },
+		{ "alpn", no_argument, NULL, 'a' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{}
+	};
+	struct epoll_event ev, evs[64];
+	int keys[KTLS_HS_IDENTITIES_MAX], nr_keys = 0;
+	const char *root = ".";
+	int port = 8443, lfd, ep, o, i, n;
+	bool alpn = false;
+
+	static const char *const group_names[] = { "x25519", "p256" };
+	static const unsigned int group_bits[] = { KTLS_HS_GROUP_X25519,
+						   KTLS_HS_GROUP_SECP256R1 };
+	static const char *const suite_names[] = { "aes128", "aes256", "chacha" };
+	static const unsigned int suite_bits[] = {
+		KTLS_HS_SUITE_AES_128_GCM_SHA256,
+		KTLS_HS_SUITE_AES_256_GCM_SHA384,
+		KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256,
+	};
+
+	while ((o = getopt_long(argc, argv, "p:r:k:g:s:av", opts, NULL)) != -1) {
+		switch (o) {
+		case 'g': groups = bits_of(optarg, group_names, group_bits, 2); break;
+		case 's': suites = bits_of(optarg, suite_names, suite_bits, 3); break;
+		case 'p': port = atoi(optarg); break;
+		case 'r': root = optarg; break;
+		case 'k':
+			if (nr_keys == KTLS_HS_IDENTITIES_MAX) {
+				fprintf(stderr, "at most %d keys\n", nr_keys);
+				return 2;
+			}
+			keys[nr_keys++] = key_serial(optarg);
+			break;
+		case 'a': alpn = true; break;
+		case 'v': verbose = true; break;
+		default:
+			fprintf(stderr, "usage: %s --port N --root DIR --key SERIAL|DESC [--groups G,..] [--suites S,..] [--alpn] [--verbose]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (!nr_keys) {
+		fprintf(stderr, "--key is required\n");
+		return 2;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	root_fd = open(root, O_RDONLY | O_DIRECTORY);
+	if (root_fd < 0)
+		die(root);
+	lfd = armed_listener(port, keys, nr_keys, alpn);
+	ep = epoll_create1(0);
+	ev.events = EPOLLIN;
+	ev.data.ptr = NULL;
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev))
+		die("epoll");
+	printf("listening on port %d\n", port);
+	fflush(stdout);
+
+	for (;;) {
+		n = epoll_wait(ep, evs, 64, -1);
+		if (n < 0 && errno != EINTR)
+			die("epoll_wait");
+		for (i = 0; i < n; i++) {
+			struct conn *c = evs[i].data.ptr;
+			int fd;
+
+			if (c) {
+				if (conn_io(ep, c))
+					conn_close(ep, c);
+				continue;
+			}
+			/* Every socket accept() gives has finished its handshake. */
+			while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
+				c = calloc(1, sizeof(*c));
+				if (!c) {
+					close(fd);
+					continue;
+				}
+				c->fd = fd;
+				c->file = -1;
+				if (verbose)
+					show_session(fd);
+				ev.events = EPOLLIN;
+				ev.data.ptr = c;
+				if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+					conn_close(ep, c);
+			}
+		}
+	}
+}
