@@ -25,8 +25,8 @@ APT_PACKAGES = [
     "qemu-system-x86", "busybox-static", "udev", "iproute2", "procps",
     # the test suites' userspace; valgrind for the constant-time check of crypto/
     "keyutils", "python3", "valgrind",
-    # the interop suite's real peers
-    "openssl", "curl", "nginx",
+    # the interop suite's and the handshake tests' real peers
+    "openssl", "curl", "nginx", "gnutls-bin",
 ]
 PIP_PACKAGES = ["virtme-ng==1.42"]
 
