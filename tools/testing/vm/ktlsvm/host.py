@@ -24,7 +24,7 @@ APT_PACKAGES = [
     # the VM, and what virtme-ng's guest init uses from the host root
     "qemu-system-x86", "busybox-static", "udev", "iproute2", "procps",
     # the test suites' userspace; valgrind for the constant-time check of crypto/
-    "keyutils", "python3", "valgrind",
+    "keyutils", "python3", "python3-cryptography", "valgrind",
     # the interop suite's and the handshake tests' real peers
     "openssl", "curl", "nginx", "gnutls-bin",
 ]

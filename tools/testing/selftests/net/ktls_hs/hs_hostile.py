@@ -1,0 +1,452 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""A raw TLS 1.3 client against an armed listener.
+
+It does a whole handshake itself (X25519, TLS_AES_128_GCM_SHA256), sends
+application data in the same write as its Finished, and reads the
+server's reply through the kTLS socket accept() returned: the bytes after
+the Finished must survive the key install.  Then hostile clients, each of
+which must get the alert RFC 8446 asks for, and must never be accepted.
+KTLS_HS_KEY names the server's identity key.  Output is KTAP.
+"""
+
+import hashlib
+import hmac
+import os
+import select
+import socket
+import struct
+import sys
+import threading
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import (
+    X25519PrivateKey)
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.serialization import (
+    Encoding, PublicFormat)
+
+SOL_TLS = 282
+TCP_ULP = 31
+KTLS_HS_IDENTITY = 100
+KTLS_HS_TIMEOUT = 104
+KTLS_HS_STATS = 107
+
+HANDSHAKE, ALERT, CCS, APPDATA = 22, 21, 20, 23
+
+ALERTS = {
+    "unexpected_message": 10, "record_overflow": 22,
+    "illegal_parameter": 47, "decode_error": 50, "decrypt_error": 51,
+    "protocol_version": 70, "missing_extension": 109, "bad_record_mac": 20,
+}
+
+
+def u16(v):
+    return struct.pack(">H", v)
+
+
+def vec8(b):
+    return bytes([len(b)]) + b
+
+
+def vec16(b):
+    return u16(len(b)) + b
+
+
+def record(typ, payload, version=0x0303):
+    return bytes([typ]) + u16(version) + vec16(payload)
+
+
+def ext(typ, data):
+    return u16(typ) + vec16(data)
+
+
+def client_hello(exts, suites=(0x1301,), sid=b"\x11" * 32, comp=b"\x00"):
+    body = (u16(0x0303) + os.urandom(32) + vec8(sid) +
+            vec16(b"".join(u16(s) for s in suites)) + vec8(comp) +
+            vec16(b"".join(exts)))
+    return bytes([1]) + len(body).to_bytes(3, "big") + body
+
+
+def std_exts(pub, groups=(0x001d, 0x0017), share_group=0x001d):
+    return [
+        ext(43, vec8(u16(0x0304))),
+        ext(10, vec16(b"".join(u16(g) for g in groups))),
+        ext(13, vec16(u16(0x0403) + u16(0x0804))),
+        ext(51, vec16(u16(share_group) + vec16(pub))),
+        ext(0, vec16(b"\x00" + vec16(b"www.example.test"))),
+    ]
+
+
+def hkdf_extract(salt, ikm):
+    return hmac.new(salt, ikm, hashlib.sha256).digest()
+
+
+def expand_label(secret, label, ctx, length):
+    info = u16(length) + vec8(b"tls13 " + label) + vec8(ctx)
+    out, t, i = b"", b"", 1
+    while len(out) < length:
+        t = hmac.new(secret, t + info + bytes([i]), hashlib.sha256).digest()
+        out += t
+        i += 1
+    return out[:length]
+
+
+def derive(secret, label, transcript):
+    return expand_label(secret, label, hashlib.sha256(transcript).digest(),
+                        32)
+
+
+class Keys:
+    """One direction's record protection."""
+
+    def __init__(self, secret):
+        self.aead = AESGCM(expand_label(secret, b"key", b"", 16))
+        self.iv = expand_label(secret, b"iv", b"", 12)
+        self.seq = 0
+
+    def nonce(self):
+        n = bytes(a ^ b for a, b in
+                  zip(self.iv, self.seq.to_bytes(12, "big")))
+        self.seq += 1
+        return n
+
+    def seal(self, typ, data):
+        inner = data + bytes([typ])
+        hdr = bytes([APPDATA]) + u16(0x0303) + u16(len(inner) + 16)
+        return hdr + self.aead.encrypt(self.nonce(), inner, hdr)
+
+    def open(self, hdr, body):
+        inner = self.aead.decrypt(self.nonce(), body, hdr).rstrip(b"\x00")
+        return inner[-1], inner[:-1]
+
+
+class Conn:
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.buf = b""
+
+    def read_record(self):
+        """(type, header, body), or None on EOF."""
+        while True:
+            if len(self.buf) >= 5:
+                n = struct.unpack(">H", self.buf[3:5])[0]
+                if len(self.buf) >= 5 + n:
+                    hdr, body = self.buf[:5], self.buf[5:5 + n]
+                    self.buf = self.buf[5 + n:]
+                    return hdr[0], hdr, body
+            try:
+                data = self.s.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                return None
+            if not data:
+                return None
+            self.buf += data
+
+    def plain_alert(self):
+        """The description of a plaintext alert, if that comes next."""
+        r = self.read_record()
+        if r and r[0] == ALERT and len(r[2]) == 2 and r[2][0] == 2:
+            return r[2][1]
+        return None
+
+    def eof(self):
+        return self.read_record() is None
+
+    def close(self):
+        self.s.close()
+
+
+def server_share(sh):
+    """The key_share of a ServerHello message, or None."""
+    off = 4 + 2 + 32
+    off += 1 + sh[off]          # legacy_session_id_echo
+    off += 2 + 1                # cipher_suite, compression
+    end = off + 2 + struct.unpack(">H", sh[off:off + 2])[0]
+    off += 2
+    while off + 4 <= end:
+        typ, n = struct.unpack(">HH", sh[off:off + 4])
+        if typ == 51 and n == 36:
+            return sh[off + 8:off + 8 + 32]
+        off += 4 + n
+    return None
+
+
+class Handshake:
+    """The client side of a 1-RTT handshake, far enough to test with."""
+
+    def __init__(self, conn):
+        self.c = conn
+        self.priv = X25519PrivateKey.generate()
+        self.pub = self.priv.public_key().public_bytes(Encoding.Raw,
+                                                       PublicFormat.Raw)
+        self.transcript = b""
+
+    def hello(self):
+        ch = client_hello(std_exts(self.pub))
+        self.transcript = ch
+        self.c.s.sendall(record(HANDSHAKE, ch, 0x0301))
+
+    def server_flight(self):
+        """Read ServerHello .. Finished; False if the server did not."""
+        r = self.c.read_record()
+        if not r or r[0] != HANDSHAKE or r[2][0] != 2:
+            return False
+        sh = r[2]
+        self.transcript += sh
+        share = server_share(sh)
+        if share is None:
+            return False
+        from cryptography.hazmat.primitives.asymmetric.x25519 import (
+            X25519PublicKey)
+        shared = self.priv.exchange(X25519PublicKey.from_public_bytes(share))
+        early = hkdf_extract(b"\x00" * 32, b"\x00" * 32)
+        hs = hkdf_extract(derive(early, b"derived", b""), shared)
+        self.c_hs = derive(hs, b"c hs traffic", self.transcript)
+        self.s_hs = derive(hs, b"s hs traffic", self.transcript)
+        self.master = hkdf_extract(derive(hs, b"derived", b""), b"\x00" * 32)
+        self.rx = Keys(self.s_hs)
+        self.tx = Keys(self.c_hs)
+        msgs = b""
+        while True:
+            r = self.c.read_record()
+            if not r:
+                return False
+            if r[0] == CCS:
+                continue
+            typ, data = self.rx.open(r[1], r[2])
+            if typ != HANDSHAKE:
+                return False
+            msgs += data
+            # Walk the messages; stop after the server's Finished.
+            off = 0
+            while off + 4 <= len(msgs):
+                n = int.from_bytes(msgs[off + 1:off + 4], "big")
+                if off + 4 + n > len(msgs):
+                    break
+                t = msgs[off]
+                self.transcript += msgs[off:off + 4 + n]
+                off += 4 + n
+                if t == 20:
+                    self.s_ap = derive(self.master, b"s ap traffic",
+                                       self.transcript)
+                    self.c_ap = derive(self.master, b"c ap traffic",
+                                       self.transcript)
+                    return True
+            msgs = msgs[off:]
+
+    def finished(self, corrupt=False):
+        key = expand_label(self.c_hs, b"finished", b"", 32)
+        vd = hmac.new(key, hashlib.sha256(self.transcript).digest(),
+                      hashlib.sha256).digest()
+        if corrupt:
+            vd = bytes([vd[0] ^ 1]) + vd[1:]
+        return self.tx.seal(HANDSHAKE, b"\x14" + (32).to_bytes(3, "big") + vd)
+
+    def encrypted_alert(self):
+        """An alert the server sent encrypted, under either of its keys."""
+        r = self.c.read_record()
+        if not r or r[0] != APPDATA:
+            return None
+        for secret, seq in ((self.s_ap, 0), (self.s_hs, self.rx.seq)):
+            k = Keys(secret)
+            k.seq = seq
+            try:
+                typ, data = k.open(r[1], r[2])
+            except Exception:
+                continue
+            if typ == ALERT and len(data) == 2:
+                return data[1]
+        return None
+
+
+class Server:
+    """An armed listener on loopback, accepting in a thread."""
+
+    def __init__(self, key):
+        self.ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.ls.bind(("127.0.0.1", 0))
+        self.ls.listen(64)
+        self.ls.setsockopt(socket.IPPROTO_TCP, TCP_ULP, b"ktls_hs")
+        self.ls.setsockopt(SOL_TLS, KTLS_HS_IDENTITY, struct.pack("i", key))
+        self.ls.setsockopt(SOL_TLS, KTLS_HS_TIMEOUT, struct.pack("I", 3000))
+        self.port = self.ls.getsockname()[1]
+
+    def accept(self, timeout):
+        r, _, _ = select.select([self.ls], [], [], timeout)
+        if not r:
+            return None
+        return self.ls.accept()[0]
+
+    def stats(self):
+        raw = self.ls.getsockopt(SOL_TLS, KTLS_HS_STATS, 40)
+        return dict(zip(("completed", "failed", "timed_out", "dropped",
+                         "in_progress"), struct.unpack("QQQQI", raw[:36])))
+
+
+RESULTS = []
+
+
+def check(name, ok, detail=""):
+    RESULTS.append((name, ok))
+    print(f"{'ok' if ok else 'not ok'} {len(RESULTS)} {name}"
+          + (f" # {detail}" if detail and not ok else ""))
+    sys.stdout.flush()
+
+
+def test_full(srv):
+    """A handshake to the end; data after Finished survives; both ways."""
+    c = Conn(srv.port)
+    h = Handshake(c)
+    h.hello()
+    if not h.server_flight():
+        check("full handshake", False, "no server flight")
+        return
+    app = Keys(h.c_ap)
+    c.s.sendall(h.finished() + app.seal(APPDATA, b"ping after finished"))
+    a = srv.accept(10)
+    if not a:
+        check("full handshake", False, "accept() got nothing")
+        return
+    a.settimeout(10)
+    got = a.recv(100)
+    a.sendall(b"pong from the kernel")
+    r = c.read_record()
+    srx = Keys(h.s_ap)
+    typ, data = srx.open(r[1], r[2]) if r else (None, None)
+    check("full handshake, data after Finished read through kTLS",
+          got == b"ping after finished", repr(got))
+    check("server reply decrypts with the client's s_ap key",
+          typ == APPDATA and data == b"pong from the kernel", repr(data))
+    a.close()
+    c.close()
+
+
+def test_one_byte_records(srv):
+    """A ClientHello split into one-byte records still works."""
+    c = Conn(srv.port)
+    h = Handshake(c)
+    ch = client_hello(std_exts(h.pub))
+    h.transcript = ch
+    c.s.sendall(b"".join(record(HANDSHAKE, ch[i:i + 1])
+                         for i in range(len(ch))))
+    ok = h.server_flight()
+    if ok:
+        c.s.sendall(h.finished())
+        a = srv.accept(10)
+        ok = a is not None
+        if a:
+            a.close()
+    check("ClientHello in one-byte records", ok)
+    c.close()
+
+
+def expect_plain_alert(srv, name, payload, alert):
+    before = srv.stats()
+    c = Conn(srv.port)
+    c.s.sendall(payload)
+    got = c.plain_alert()
+    closed = c.eof()
+    c.close()
+    after = srv.stats()
+    check(f"{name}: {alert}",
+          got == ALERTS[alert] and closed and
+          after["failed"] == before["failed"] + 1 and
+          srv.accept(0) is None,
+          f"alert {got}, closed {closed}, stats {after}")
+
+
+def hostile_cases(srv):
+    pub = os.urandom(32)
+    good = client_hello(std_exts(pub))
+
+    # The extensions' length claims more than the message carries.
+    body = bytearray(good)
+    off = 4 + 2 + 32 + 1 + 32 + 2 + 2 + 2
+    ext_len = struct.unpack(">H", body[off:off + 2])[0]
+    body[off:off + 2] = u16(ext_len + 10)
+    expect_plain_alert(srv, "truncated ClientHello",
+                       record(HANDSHAKE, bytes(body)), "decode_error")
+
+    expect_plain_alert(srv, "record over 2^14 bytes",
+                       record(HANDSHAKE, b"\x01" + b"\x00" * 16384),
+                       "record_overflow")
+
+    dup = std_exts(pub)
+    dup.append(ext(10, vec16(u16(0x001d))))
+    expect_plain_alert(srv, "duplicate extension",
+                       record(HANDSHAKE, client_hello(dup)),
+                       "illegal_parameter")
+
+    expect_plain_alert(srv, "X25519 share of 31 bytes",
+                       record(HANDSHAKE, client_hello(std_exts(pub[:31]))),
+                       "illegal_parameter")
+
+    bad_point = b"\x04" + b"\x01" * 64
+    expect_plain_alert(srv, "P-256 share not on the curve",
+                       record(HANDSHAKE, client_hello(
+                           std_exts(bad_point, groups=(0x0017,),
+                                    share_group=0x0017))),
+                       "illegal_parameter")
+
+    no_versions = [e for e in std_exts(pub) if e[:2] != u16(43)]
+    expect_plain_alert(srv, "no supported_versions (TLS 1.2 client)",
+                       record(HANDSHAKE, client_hello(no_versions)),
+                       "protocol_version")
+
+    no_share = [e for e in std_exts(pub) if e[:2] not in (u16(51), u16(10))]
+    expect_plain_alert(srv, "no key_share nor supported_groups",
+                       record(HANDSHAKE, client_hello(no_share)),
+                       "missing_extension")
+
+    expect_plain_alert(srv, "application data instead of a ClientHello",
+                       record(APPDATA, b"GET / HTTP/1.1\r\n\r\n"),
+                       "unexpected_message")
+
+
+def expect_encrypted_alert(srv, name, after_flight, alert):
+    before = srv.stats()
+    c = Conn(srv.port)
+    h = Handshake(c)
+    h.hello()
+    if not h.server_flight():
+        check(name, False, "no server flight")
+        return
+    c.s.sendall(after_flight(h))
+    got = h.encrypted_alert()
+    closed = c.eof()
+    c.close()
+    after = srv.stats()
+    check(f"{name}: {alert}",
+          got == ALERTS[alert] and closed and
+          after["failed"] == before["failed"] + 1 and
+          srv.accept(0) is None,
+          f"alert {got}, closed {closed}, stats {after}")
+
+
+def main():
+    key = int(os.environ["KTLS_HS_KEY"])
+    srv = Server(key)
+    print("TAP version 13")
+    print("1..15")
+    test_full(srv)
+    test_one_byte_records(srv)
+    hostile_cases(srv)
+    expect_encrypted_alert(srv, "wrong client Finished",
+                           lambda h: h.finished(corrupt=True),
+                           "decrypt_error")
+    # After the server's flight, records are under the client's handshake
+    # key: unprotected bytes fail authentication.
+    expect_encrypted_alert(srv, "unprotected data after the server flight",
+                           lambda h: record(APPDATA, b"garbage" * 4),
+                           "bad_record_mac")
+    expect_encrypted_alert(srv, "ChangeCipherSpec with a wrong byte",
+                           lambda h: record(CCS, b"\x02"),
+                           "unexpected_message")
+    st = srv.stats()
+    check("no handshake left in progress", st["in_progress"] == 0, str(st))
+    srv.ls.close()
+    return 0 if all(ok for _, ok in RESULTS) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
