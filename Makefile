@@ -16,7 +16,7 @@ KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 
-.PHONY: all modules clean install check quick deps lint crypto bench help
+.PHONY: all modules clean install check quick deps lint crypto bench demo help
 
 all: modules
 
@@ -61,6 +61,11 @@ crypto:
 bench:
 	tools/bench/run
 
+# The main job: an HTTPS server whose TLS handshake runs in the kernel,
+# in a VM, fetched with curl.
+demo:
+	tools/demo/run
+
 help:
 	@echo 'modules  build ktls_hs.ko against KDIR=$(KDIR)'
 	@echo 'install  install into /lib/modules/<release>/updates and run depmod'
@@ -68,5 +73,6 @@ help:
 	@echo 'quick    KERNEL=distro|debug SUITES=kunit,selftests,upstream'
 	@echo 'lint     W=1, sparse and checkpatch'
 	@echo 'crypto   P-256 in userspace: known answers, constant-time check, benchmark'
+	@echo 'demo     HTTPS with the handshake in the kernel, in a VM, fetched with curl'
 	@echo 'deps     install the packages the runner needs (apt, pip)'
 	@echo 'bench    throughput of ktls_hs.ko over the in-tree tls.ko, in a VM'
