@@ -35,7 +35,7 @@ ossl x509 -req -in "$T/srv.csr" -CA "$T/ca.pem" -CAkey "$T/ca.key" \
 say "made a test CA and a P-256 certificate for demo.ktls-hs.test"
 
 cat "$T/srv.pem" "$T/ca.pem" "$T/srv.key" > "$T/bundle.pem"
-KEY=$(keyctl padd ktls_identity demo @s < "$T/bundle.pem") || fail "keyctl padd"
+KEY=$(keyctl padd ktls_identity demo @u < "$T/bundle.pem") || fail "keyctl padd"
 say "identity loaded: key $KEY ($(keyctl rdescribe "$KEY"))"
 rm -f "$T/srv.key" "$T/bundle.pem"	# the key lives in the kernel now
 
@@ -81,6 +81,6 @@ say "kTLS counters (/proc/net/tls_stat):"
 grep -E "TlsTxSw|TlsRxSw|TlsDecryptError" /proc/net/tls_stat | sed 's/^/    /' | tee -a "$OUTF"
 kill "$SRV"
 wait "$SRV" 2>/dev/null
-keyctl unlink "$KEY" @s >/dev/null
+keyctl unlink "$KEY" @u >/dev/null
 [ $status = 0 ] && touch "$R/ok" && say "demo OK"
 exit $status

@@ -19,7 +19,7 @@ SRV=
 cleanup() {
 	local k
 	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
-	for k in "${KEYS[@]}"; do keyctl unlink "$k" @s >/dev/null 2>&1; done
+	for k in "${KEYS[@]}"; do keyctl unlink "$k" @u >/dev/null 2>&1; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -44,7 +44,7 @@ echo "hello from the kernel" > "$T/www/hello"
 serve() {
 	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
 	PORT=$((PORT + 1))
-	"$DIR/https_server" --port "$PORT" --root "$T/www" "$@" \
+	"$HS_BIN/https_server" --port "$PORT" --root "$T/www" "$@" \
 		> "$T/server.out" 2> "$T/server.err" &
 	SRV=$!
 	local i

@@ -2,6 +2,13 @@
 # Shared by the handshake selftests: a throwaway test CA and P-256 server
 # identities made with openssl in a temporary directory (no key material
 # lives in the tree), loaded into the keyring with stock keyutils.
+#
+# Keys go to the user keyring (@u): a process without a session keyring
+# that names @s gets a session keyring of its own, which dies with it,
+# and the key with it.  Built programs are in KTLS_KSFT_OUT when run from
+# the source tree, beside the scripts once installed.
+
+HS_BIN=${KTLS_KSFT_OUT:-$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")}
 
 # hs_make_ca DIR: DIR/ca.pem, DIR/ca.key
 hs_make_ca() {
@@ -31,11 +38,11 @@ hs_make_identity() {
 
 # hs_load_identity DIR NAME: prints the key serial
 hs_load_identity() {
-	keyctl padd ktls_identity "ktls-hs-test-$2" @s < "$1/$2.bundle"
+	keyctl padd ktls_identity "ktls-hs-test-$2" @u < "$1/$2.bundle"
 }
 
 # hs_with_identity CMD...: runs CMD with KTLS_HS_KEY (a ktls_identity key
-# for www.example.test, in the session keyring), KTLS_HS_USER_KEY (a key
+# for www.example.test, in the user keyring), KTLS_HS_USER_KEY (a key
 # of another type) and KTLS_HS_CA (the CA file) in the environment; the
 # keys and files are gone afterwards.  CMD's output is the test's.
 hs_with_identity() {
@@ -52,13 +59,13 @@ hs_with_identity() {
 		rm -rf "$t"
 		return 1
 	}
-	KTLS_HS_USER_KEY=$(keyctl add user ktls-hs-test-user secret @s)
+	KTLS_HS_USER_KEY=$(keyctl add user ktls-hs-test-user secret @u)
 	KTLS_HS_CA=$t/ca.pem
 	export KTLS_HS_KEY KTLS_HS_USER_KEY KTLS_HS_CA
 	"$@"
 	rc=$?
-	keyctl unlink "$KTLS_HS_KEY" @s >/dev/null 2>&1
-	keyctl unlink "$KTLS_HS_USER_KEY" @s >/dev/null 2>&1
+	keyctl unlink "$KTLS_HS_KEY" @u >/dev/null 2>&1
+	keyctl unlink "$KTLS_HS_USER_KEY" @u >/dev/null 2>&1
 	rm -rf "$t"
 	return $rc
 }

@@ -6,4 +6,4 @@
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/hs_lib.sh"
-hs_with_identity "$DIR/hs_many" 500
+hs_with_identity "$HS_BIN/hs_many" 500

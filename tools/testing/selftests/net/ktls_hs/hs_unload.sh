@@ -9,7 +9,6 @@
 # KTLS_HS_KO names the module file; it is loaded again at the end.
 
 DIR=$(dirname "$(readlink -f "$0")")
-BIN=${KTLS_KSFT_OUT:-$DIR}
 source "$DIR/hs_lib.sh"
 source "$KSFT_DIR/kselftest/ktap_helpers.sh"
 
@@ -22,7 +21,7 @@ cleanup() {
 	local p
 	for p in "${LOOPS[@]}" $SRV; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	[ -n "$KEY" ] && keyctl unlink "$KEY" @s >/dev/null 2>&1
+	[ -n "$KEY" ] && keyctl unlink "$KEY" @u >/dev/null 2>&1
 	rm -rf "$T"
 	[ -e /sys/module/ktls_hs ] || insmod "$KTLS_HS_KO"
 }
@@ -38,7 +37,7 @@ hs_make_ca "$T" && hs_make_identity "$T" www www.example.test ||
 KEY=$(hs_load_identity "$T" www) || ktap_exit_fail_msg "keyctl padd failed"
 mkdir "$T/www" && echo "still here" > "$T/www/hello"
 
-"$BIN/https_server" --port "$PORT" --root "$T/www" --key "$KEY" \
+"$HS_BIN/https_server" --port "$PORT" --root "$T/www" --key "$KEY" \
 	> "$T/server.out" 2>&1 &
 SRV=$!
 for _ in $(seq 50); do grep -q listening "$T/server.out" && break; sleep 0.1; done
