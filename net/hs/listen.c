@@ -524,18 +524,18 @@ void ktls_hs_listen_restart(struct sock *sk)
 	spin_unlock_bh(&l->lock);
 }
 
-/* The listener's context goes: give back its callback. */
+/*
+ * The listener is closing: give back its callback.  The context's free
+ * drops the context's reference.
+ */
 void ktls_hs_listen_release(struct sock *sk, struct ktls_ctx *ctx)
 {
 	struct ktls_hs_listen *l = ctx->hs_listen;
 
-	if (!l)
-		return;
 	write_lock_bh(&sk->sk_callback_lock);
 	if (sk->sk_data_ready == ktls_hs_listen_data_ready)
 		sk->sk_data_ready = l->saved_data_ready;
 	write_unlock_bh(&sk->sk_callback_lock);
-	ktls_hs_listen_put(l);
 }
 
 /* getsockopt(KTLS_HS_STATS) */
