@@ -110,6 +110,7 @@ int ktls_keys_install_staged(struct sock *sk);
 /* Whether staged keys wait for ktls_keys_install_staged(); no lock needed. */
 static inline bool ktls_keys_staged(const struct ktls_ctx *ctx)
 {
+	/* Pairs with the release in ktls_keys_stage(): the keys, then the flag. */
 	return smp_load_acquire(&ctx->keys_staged);
 }
 

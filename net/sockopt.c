@@ -16,6 +16,19 @@
 #include "ktls.h"
 #include "hs/hs.h"
 
+/* The options of upstream's API, which act on a connection's records. */
+static bool ktls_is_record_option(int optname)
+{
+	switch (optname) {
+	case TLS_TX:
+	case TLS_RX:
+	case TLS_TX_ZEROCOPY_RO:
+	case TLS_RX_EXPECT_NO_PAD:
+		return true;
+	}
+	return false;
+}
+
 static int ktls_setsockopt_keys(struct sock *sk, bool tx, sockptr_t optval,
 				unsigned int optlen)
 {
@@ -62,7 +75,7 @@ int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
 	ctx = ktls_ctx(sk);
 	/* An armed listener has no records of its own. */
 	err = -EINVAL;
-	if (ctx->hs_listen)
+	if (ctx->hs_listen && ktls_is_record_option(optname))
 		goto out;
 	/* Keys of a handshake still running would be overwritten. */
 	err = -EBUSY;
@@ -158,7 +171,7 @@ int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 	lock_sock(sk);
 	ctx = ktls_ctx(sk);
 	err = -EINVAL;
-	if (ctx->hs_listen)
+	if (ctx->hs_listen && ktls_is_record_option(optname))
 		goto out;
 	err = ktls_keys_install_staged(sk);
 	if (err)
