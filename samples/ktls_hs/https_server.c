@@ -42,6 +42,7 @@
 #endif
 
 #define REQ_MAX 4096
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct conn {
 	int fd;
@@ -97,7 +98,7 @@ static int key_serial(const char *arg)
 	v = strtol(arg, &end, 0);
 	if (*arg && !*end && v > 0 && v <= INT_MAX)
 		return v;
-	for (i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(rings); i++) {
 		v = syscall(SYS_keyctl, KEYCTL_SEARCH, rings[i], "ktls_identity",
 			    arg, 0);
 		if (v > 0)
@@ -260,10 +261,18 @@ int main(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "p:r:k:g:s:av", opts, NULL)) != -1) {
 		switch (o) {
-		case 'g': groups = bits_of(optarg, group_names, group_bits, 2); break;
-		case 's': suites = bits_of(optarg, suite_names, suite_bits, 3); break;
-		case 'p': port = atoi(optarg); break;
-		case 'r': root = optarg; break;
+		case 'g':
+			groups = bits_of(optarg, group_names, group_bits, 2);
+			break;
+		case 's':
+			suites = bits_of(optarg, suite_names, suite_bits, 3);
+			break;
+		case 'p':
+			port = atoi(optarg);
+			break;
+		case 'r':
+			root = optarg;
+			break;
 		case 'k':
 			if (nr_keys == KTLS_HS_IDENTITIES_MAX) {
 				fprintf(stderr, "at most %d keys\n", nr_keys);
@@ -271,10 +280,15 @@ int main(int argc, char **argv)
 			}
 			keys[nr_keys++] = key_serial(optarg);
 			break;
-		case 'a': alpn = true; break;
-		case 'v': verbose = true; break;
+		case 'a':
+			alpn = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
 		default:
-			fprintf(stderr, "usage: %s --port N --root DIR --key SERIAL|DESC [--groups G,..] [--suites S,..] [--alpn] [--verbose]\n",
+			fprintf(stderr, "usage: %s --port N --root DIR --key SERIAL|DESC\n"
+				"\t[--groups G,..] [--suites S,..] [--alpn] [--verbose]\n",
 				argv[0]);
 			return 2;
 		}
