@@ -168,7 +168,8 @@ int main(int argc, char **argv)
 
 	len = sizeof(st);
 	rc = getsockopt(lfd, SOL_TLS, KTLS_HS_STATS, &st, &len);
-	printf("%s 3 listener counters # completed %llu failed %llu timed out %llu dropped %llu in progress %u\n",
+	printf("%s 3 listener counters # completed %llu failed %llu "
+	       "timed out %llu dropped %llu in progress %u\n",
 	       !rc && st.completed == (unsigned int)nr_clients && !st.failed &&
 	       !st.in_progress ? "ok" : "not ok",
 	       (unsigned long long)st.completed, (unsigned long long)st.failed,
