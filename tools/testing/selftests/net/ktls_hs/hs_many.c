@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,7 @@ int main(int argc, char **argv)
 	struct pollfd *pfd;
 	int lfd, key, i, left, done = 0, failed = 0, rc;
 	unsigned int timeout = 120000;
+	bool ok;
 	pthread_t thr;
 	SSL_CTX *ctx;
 
@@ -168,11 +170,12 @@ int main(int argc, char **argv)
 
 	len = sizeof(st);
 	rc = getsockopt(lfd, SOL_TLS, KTLS_HS_STATS, &st, &len);
-	printf("%s 3 listener counters # completed %llu failed %llu "
-	       "timed out %llu dropped %llu in progress %u\n",
-	       !rc && st.completed == (unsigned int)nr_clients && !st.failed &&
-	       !st.in_progress ? "ok" : "not ok",
-	       (unsigned long long)st.completed, (unsigned long long)st.failed,
+	ok = !rc && st.completed == (unsigned int)nr_clients && !st.failed &&
+	     !st.in_progress;
+	printf("%s 3 listener counters # completed %llu failed %llu ",
+	       ok ? "ok" : "not ok", (unsigned long long)st.completed,
+	       (unsigned long long)st.failed);
+	printf("timed out %llu dropped %llu in progress %u\n",
 	       (unsigned long long)st.timed_out, (unsigned long long)st.dropped,
 	       st.in_progress);
 	close(lfd);
