@@ -10,6 +10,7 @@
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/hs_lib.sh"
+source "$DIR/ktls_module.sh"
 source "$KSFT_DIR/kselftest/ktap_helpers.sh"
 
 : "${KTLS_HS_KO:?KTLS_HS_KO must name ktls_hs.ko}"
@@ -23,7 +24,7 @@ cleanup() {
 	wait 2>/dev/null
 	[ -n "$KEY" ] && keyctl unlink "$KEY" @u >/dev/null 2>&1
 	rm -rf "$T"
-	[ -e /sys/module/ktls_hs ] || insmod "$KTLS_HS_KO"
+	[ -e /sys/module/ktls_hs ] || ktls_insmod "$KTLS_HS_KO"
 }
 trap cleanup EXIT
 
@@ -85,7 +86,7 @@ else
 	ktap_test_fail "every child gone after the listener closed (refcnt $(refcnt))"
 fi
 
-if insmod "$KTLS_HS_KO" && grep -qw ktls_hs /proc/sys/net/ipv4/tcp_available_ulp; then
+if ktls_insmod "$KTLS_HS_KO" && grep -qw ktls_hs /proc/sys/net/ipv4/tcp_available_ulp; then
 	ktap_test_pass "reload registers tls and ktls_hs"
 else
 	ktap_test_fail "reload"
