@@ -1,0 +1,253 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs inside the handshake bench VM (started by tools/bench/hs_run): two
+# HTTPS servers serving the same P-256 certificate and the same 1 KB file,
+# ours (samples/ktls_hs/https_server on an armed listener, the handshake
+# in the kernel) and Debian's nginx (OpenSSL in userspace, TLS 1.3 only,
+# X25519), and hs_load against each in turn.  Each case runs against one
+# server and straight after against the other, so that each pair sees the
+# same load on the host and the driver can compare pairs; which server
+# goes first alternates from round to round for each case, so that an
+# advantage of going first or second (the first run of a pair follows a
+# run of the other case) cannot pass for one of the servers.  Both
+# servers listen all along; the idle one costs nothing once it has
+# settled.
+#
+# Environment (set by tools/bench/hs_run):
+#   KTLS_REPORT   output directory, shared read-write with the host
+#   KTLS_MODDIR   where ktls_hs.ko was built
+#   KTLS_BIN      where https_server and hs_load were built
+#   KTLS_SERVERS  the two servers, comma-separated: ours, nginx
+#   KTLS_ROUNDS   how many pairs of runs each case gets
+#   KTLS_WARMUP   seconds of load before each run starts counting
+#   KTLS_SECONDS  how long each run counts
+#   KTLS_CONNS    connections hs_load keeps in flight
+#   KTLS_PIN      1: servers on CPU 0, hs_load on CPU 1
+
+set -u
+say() { echo "ktls-vm: $*"; }
+
+R=$KTLS_REPORT
+mkdir -p "$R"
+ip link set lo up
+read -r -a S <<< "${KTLS_SERVERS//,/ }"
+PORTS=(20443 20444)
+T=$(mktemp -d)
+PIDS=()
+KEY=
+
+cleanup() {
+	local p
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	[ -n "$KEY" ] && keyctl unlink "$KEY" @u >/dev/null 2>&1
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+fail() {	# fail REASON: both runs get it, the guest stops
+	local i
+	for i in 1 2; do echo "error setup - $*" >> "$R/run$i.txt"; done
+	say "FAILED: $*"
+	echo done > "$R/finished"
+	exit 1
+}
+
+server_pin=()
+load_pin=()
+if [ "${KTLS_PIN:-0}" = 1 ]; then
+	server_pin=(taskset -c 0)
+	load_pin=(taskset -c 1)
+fi
+
+# A test CA and a server certificate it signed; both servers send the
+# same chain (leaf and CA) and sign with the same key.
+make_identity() {
+	openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
+		-nodes -keyout "$T/ca.key" -out "$T/ca.pem" \
+		-subj "/CN=ktls-hs bench CA" -days 2 &&
+	openssl ecparam -name prime256v1 -genkey -noout -out "$T/srv.key" &&
+	openssl req -new -key "$T/srv.key" -subj /CN=localhost \
+		-out "$T/srv.csr" &&
+	openssl x509 -req -in "$T/srv.csr" -CA "$T/ca.pem" \
+		-CAkey "$T/ca.key" -set_serial "$RANDOM$RANDOM" -days 2 \
+		-extfile <(echo subjectAltName=DNS:localhost,IP:127.0.0.1) \
+		-out "$T/srv.leaf" &&
+	cat "$T/srv.leaf" "$T/ca.pem" > "$T/srv.pem" &&
+	cat "$T/srv.pem" "$T/srv.key" > "$T/srv.bundle"
+}
+
+# Debian's nginx as the issue has it: TLS 1.3 only, X25519, no access
+# log, a worker per CPU.  No session tickets: ours never issues any, and
+# OpenSSL would otherwise send two after every handshake.  Everything it
+# writes lives under $T/nginx-PORT (the guest's root is read-only).
+start_nginx() {	# start_nginx PORT
+	local d=$T/nginx-$1
+
+	mkdir -p "$d/tmp"
+	cat > "$d/nginx.conf" <<-CONF
+	user root;
+	worker_processes auto;
+	daemon off;
+	pid $d/nginx.pid;
+	error_log $d/error.log warn;
+	events {
+		worker_connections 4096;
+	}
+	http {
+		access_log off;
+		client_body_temp_path $d/tmp/body;
+		proxy_temp_path $d/tmp/proxy;
+		fastcgi_temp_path $d/tmp/fastcgi;
+		uwsgi_temp_path $d/tmp/uwsgi;
+		scgi_temp_path $d/tmp/scgi;
+		server {
+			listen 127.0.0.1:$1 ssl backlog=1024;
+			ssl_certificate $T/srv.pem;
+			ssl_certificate_key $T/srv.key;
+			ssl_protocols TLSv1.3;
+			ssl_ecdh_curve X25519;
+			ssl_session_tickets off;
+			ssl_session_cache off;
+			ssl_conf_command NumTickets 0;
+			root $T/www;
+		}
+	}
+	CONF
+	"${server_pin[@]}" nginx -p "$d" -e "$d/error.log" -c "$d/nginx.conf" \
+		2>> "$R/nginx.err" &
+	PIDS+=($!)
+}
+
+start_ours() {	# start_ours PORT
+	"${server_pin[@]}" "$KTLS_BIN/https_server" --port "$1" \
+		--root "$T/www" --key "$KEY" >/dev/null 2>> "$R/ours.err" &
+	PIDS+=($!)
+}
+
+wait_listen() {	# wait_listen PORT PID
+	local i
+	for i in $(seq 300); do
+		ss -Hltn "sport = :$1" | grep -q . && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# What each server really negotiates, for the report: the comparison
+# means something only if both do TLS 1.3 with X25519, AES-128-GCM and
+# an ECDSA P-256 signature, and neither sends tickets.
+negotiated() {	# negotiated PORT
+	local out
+
+	out=$(printf 'GET /1k.bin HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n' |
+		timeout 30 openssl s_client -connect "127.0.0.1:$1" -tls1_3 \
+			-groups X25519 -ciphersuites TLS_AES_128_GCM_SHA256 \
+			-CAfile "$T/ca.pem" -ign_eof 2>&1 | tr -d '\0')
+	printf '%s %s %s %s verify=%s tickets=%s http=%s\n' \
+		"$(grep -m1 -o 'New, TLSv[0-9.]*' <<< "$out" | cut -d' ' -f2)" \
+		"$(grep -m1 -o 'Cipher is [A-Z0-9_]*' <<< "$out" | cut -d' ' -f3)" \
+		"$(grep -m1 -o 'Server Temp Key: [^,]*' <<< "$out" | cut -d' ' -f4)" \
+		"$(grep -m1 -o 'Peer signature type: .*' <<< "$out" | cut -d' ' -f4)" \
+		"$(grep -m1 -o 'Verify return code: [0-9]*' <<< "$out" | cut -d' ' -f4)" \
+		"$(grep -c 'Post-Handshake New Session Ticket' <<< "$out")" \
+		"$(grep -m1 -o 'HTTP/1.1 [0-9]*' <<< "$out" | cut -d' ' -f2)"
+}
+
+run_load() {	# run_load SLOT CASE WARMUP SECONDS [OUT]: hs_load against SLOT
+	local args=(-p "${PORTS[$1]}" -c "$KTLS_CONNS" -t "$(nproc)" -w "$3" -d "$4")
+
+	[ "$2" = get ] && args+=(-g /1k.bin -l 1024)
+	"${load_pin[@]}" "$KTLS_BIN/hs_load" "${args[@]}" >> "${5:-/dev/null}" \
+		2>> "$R/run$(($1 + 1)).err"
+}
+
+# Until no connection to either server is left (at most 20 s): those
+# hs_load dropped at its deadline can still cost a server a handshake
+# each, which must not be billed to the next run.
+settle() {
+	local i
+
+	for i in $(seq 200); do
+		ss -Htn state established state syn-recv state close-wait \
+			"( sport = :${PORTS[0]} or sport = :${PORTS[1]} )" |
+			grep -q . || return 0
+		sleep 0.1
+	done
+}
+
+bench() {	# bench SLOT CASE: one measured run
+	local out=$R/run$(($1 + 1)).txt st
+
+	settle
+	if ! kill -0 "${PIDS[$1]}" 2>/dev/null; then
+		echo "error $2 - the ${S[$1]} server is gone" >> "$out"
+		return
+	fi
+	run_load "$1" "$2" "$KTLS_WARMUP" "$KTLS_SECONDS" "$out"
+	st=$?
+	[ "$st" = 0 ] || echo "status $st" >> "$out"
+}
+
+for slot in 0 1; do echo "server ${S[$slot]}" > "$R/run$((slot + 1)).txt"; done
+say "booted: making the identity, starting the servers"
+make_identity 2> "$R/openssl.log" || fail "openssl could not make the identity"
+mkdir -p "$T/www"
+head -c 1024 /dev/urandom > "$T/www/1k.bin"
+if [[ " ${S[*]} " == *" ours "* ]]; then
+	# insmod resolves no dependencies: the kernel libraries the module
+	# links against (modpost lists them) come first, by modprobe.
+	for dep in $(modinfo -F depends "$KTLS_MODDIR/ktls_hs.ko" | tr , ' '); do
+		modprobe "$dep" 2>> "$R/insmod.err" ||
+			fail "modprobe $dep (for ktls_hs.ko): $(tail -1 "$R/insmod.err")"
+	done
+	insmod "$KTLS_MODDIR/ktls_hs.ko" 2>> "$R/insmod.err" ||
+		fail "insmod ktls_hs.ko: $(tail -1 "$R/insmod.err")"
+	# @u: a session keyring keyctl made for itself would die with it,
+	# and take the key along before the listener looks it up.
+	KEY=$(keyctl padd ktls_identity ktls-hs-bench @u < "$T/srv.bundle") ||
+		fail "keyctl padd ktls_identity failed"
+fi
+for slot in 0 1; do
+	case "${S[$slot]}" in
+	ours) start_ours "${PORTS[$slot]}" ;;
+	nginx) start_nginx "${PORTS[$slot]}" ;;
+	*) fail "unknown server ${S[$slot]}" ;;
+	esac
+	wait_listen "${PORTS[$slot]}" "${PIDS[$slot]}" ||
+		fail "the ${S[$slot]} server does not listen on ${PORTS[$slot]}"
+	echo "negotiated $(negotiated "${PORTS[$slot]}")" >> "$R/run$((slot + 1)).txt"
+done
+
+# Page in both servers and the client, fill nginx's and our pools.
+for slot in 0 1; do
+	for c in handshake get; do run_load "$slot" "$c" 0 1; done
+done
+say "servers up and warm: ${S[0]} on ${PORTS[0]}, ${S[1]} on ${PORTS[1]} (+${SECONDS}s)"
+
+n=0
+for round in $(seq "$KTLS_ROUNDS"); do
+	first=$((round % 2))
+	for c in handshake get; do
+		n=$((n + 1))
+		first=$((1 - first))
+		echo "pair $n" | tee -a "$R/run1.txt" >> "$R/run2.txt"
+		if [ "$first" = 0 ]; then
+			bench 0 "$c"; bench 1 "$c"
+		else
+			bench 1 "$c"; bench 0 "$c"
+		fi
+	done
+	say "round $round/$KTLS_ROUNDS done"
+done
+
+for slot in 0 1; do
+	kill -0 "${PIDS[$slot]}" 2>/dev/null ||
+		echo "error end - the ${S[$slot]} server died" >> "$R/run$((slot + 1)).txt"
+done
+dmesg > "$R/dmesg.txt"
+[ -e /proc/net/tls_stat ] && cat /proc/net/tls_stat > "$R/tls_stat.txt"
+echo done > "$R/finished"
+say "finished"
