@@ -39,13 +39,13 @@
 #define KTLS_HS_STATS		107	/* get: struct ktls_hs_listen_stats (listener) */
 
 /* KTLS_HS_SUITES bits (TLS 1.3 cipher suites); default: all */
-#define KTLS_HS_SUITE_AES_128_GCM_SHA256	(1U << 0)
-#define KTLS_HS_SUITE_AES_256_GCM_SHA384	(1U << 1)
-#define KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256	(1U << 2)
+#define KTLS_HS_SUITE_AES_128_GCM_SHA256	0x00000001U
+#define KTLS_HS_SUITE_AES_256_GCM_SHA384	0x00000002U
+#define KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256	0x00000004U
 
 /* KTLS_HS_GROUPS bits; default: all */
-#define KTLS_HS_GROUP_X25519			(1U << 0)
-#define KTLS_HS_GROUP_SECP256R1			(1U << 1)
+#define KTLS_HS_GROUP_X25519			0x00000001U
+#define KTLS_HS_GROUP_SECP256R1			0x00000002U
 
 #define KTLS_HS_IDENTITIES_MAX	8
 #define KTLS_HS_ALPN_MAX	255	/* bytes of the whole protocol_name_list */
