@@ -283,24 +283,25 @@ static void ktls_close(struct sock *sk, long timeout)
 	ktls_ctx_free(ctx);
 }
 
-static int ktls_init(struct sock *sk)
+/*
+ * Wrap @sk in a context of ours and the proto @prots gives for its family.
+ * @arm, if any, sets up what the context needs before it is published and
+ * leaves nothing behind when it fails.  Only plain TCP sockets of a family
+ * we serve: one whose ops someone else replaced (sockmap, another ULP) is
+ * not ours to wrap, and the socket-level ops (poll, splice) are replaced
+ * as well.
+ */
+static int ktls_attach(struct sock *sk, struct proto *prots,
+		       int (*arm)(struct sock *sk, struct ktls_ctx *ctx))
 {
 	enum ktls_family family = ktls_family_of(sk);
 	struct ktls_ctx *ctx;
+	int err;
 
-	/*
-	 * Only established sockets for now: a listener would need its
-	 * context cloned into every child, which the ULP does not do yet.
-	 */
-	if (sk->sk_state != TCP_ESTABLISHED)
-		return -ENOTCONN;
-	/* The socket-level ops (poll, splice) are ours to replace as well. */
 	if (!sk->sk_socket || sk->sk_socket->ops != ktls_base_ops[family])
 		return -EOPNOTSUPP;
-
 	if (!ktls_base_prots[family])
 		return -EAFNOSUPPORT;
-	/* A socket whose ops someone else replaced (e.g. sockmap) is not ours to wrap. */
 	if (READ_ONCE(sk->sk_prot) != ktls_base_prots[family])
 		return -EOPNOTSUPP;
 
@@ -310,14 +311,32 @@ static int ktls_init(struct sock *sk)
 	ctx->sk = sk;
 	ctx->sk_proto = READ_ONCE(sk->sk_prot);
 	ctx->sk_ops = sk->sk_socket->ops;
+	if (arm) {
+		err = arm(sk, ctx);
+		if (err) {
+			kfree(ctx);
+			return err;
+		}
+	}
 
 	write_lock_bh(&sk->sk_callback_lock);
 	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, ctx);
-	WRITE_ONCE(sk->sk_prot, &ktls_prots[family]);
+	WRITE_ONCE(sk->sk_prot, &prots[family]);
 	WRITE_ONCE(sk->sk_socket->ops, &ktls_proto_ops[family]);
 	write_unlock_bh(&sk->sk_callback_lock);
-
 	return 0;
+}
+
+/*
+ * TCP_ULP "tls": established sockets only, as upstream defines it.  A
+ * listener is armed through "ktls_hs" instead (ktls_listen_init()), and
+ * its children get their context from ktls_clone().
+ */
+static int ktls_init(struct sock *sk)
+{
+	if (sk->sk_state != TCP_ESTABLISHED)
+		return -ENOTCONN;
+	return ktls_attach(sk, ktls_prots, NULL);
 }
 
 /* sockmap swaps the ops under us: remember the new ones as our base. */
@@ -419,37 +438,9 @@ static int ktls_ops_listen(struct socket *sock, int backlog)
  */
 static int ktls_listen_init(struct sock *sk)
 {
-	enum ktls_family family = ktls_family_of(sk);
-	struct ktls_ctx *ctx;
-	int err;
-
 	if (sk->sk_state != TCP_LISTEN)
 		return -EINVAL;
-	if (!sk->sk_socket || sk->sk_socket->ops != ktls_base_ops[family])
-		return -EOPNOTSUPP;
-	if (!ktls_base_prots[family])
-		return -EAFNOSUPPORT;
-	if (READ_ONCE(sk->sk_prot) != ktls_base_prots[family])
-		return -EOPNOTSUPP;
-
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
-	if (!ctx)
-		return -ENOMEM;
-	ctx->sk = sk;
-	ctx->sk_proto = READ_ONCE(sk->sk_prot);
-	ctx->sk_ops = sk->sk_socket->ops;
-	err = ktls_hs_listen_arm(sk, ctx);
-	if (err) {
-		kfree(ctx);
-		return err;
-	}
-
-	write_lock_bh(&sk->sk_callback_lock);
-	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, ctx);
-	WRITE_ONCE(sk->sk_prot, &ktls_listen_prots[family]);
-	WRITE_ONCE(sk->sk_socket->ops, &ktls_proto_ops[family]);
-	write_unlock_bh(&sk->sk_callback_lock);
-	return 0;
+	return ktls_attach(sk, ktls_listen_prots, ktls_hs_listen_arm);
 }
 
 /*
