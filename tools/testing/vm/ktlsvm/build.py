@@ -23,7 +23,7 @@ def module(kernel, extra=()):
          "--exclude=.*.cmd"] + srcs + [f"{dest}/"], cwd=REPO)
     res = run(["make", "-C", dest, f"KDIR={kernel.kdir}"] + list(extra), capture=True)
     warnings = [l for l in res.stdout.splitlines() if re.search(r"\b(warning|error):", l)]
-    for ko in ["ktls_hs.ko"] + (["ktls_hs_kunit.ko"] if kernel.kunit else []):
+    for ko in ["ktls_hs.ko"] + (["ktls_hs_kunit.ko", "ktls_ulp_squat.ko"] if kernel.kunit else []):
         if not (dest / ko).exists():
             raise RunnerError(f"{kernel.name}: {ko} was not built")
     return dest, warnings

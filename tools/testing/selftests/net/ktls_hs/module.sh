@@ -4,7 +4,8 @@
 # Module lifecycle of ktls_hs.ko: it cannot be unloaded while a socket
 # carries the ULP, unloads once the socket is gone, and with it absent a
 # TCP_ULP "tls" request fails instead of pulling in the in-tree tls.ko,
-# which, loaded on purpose, makes ktls_hs refuse to load.
+# which, loaded on purpose (or a test module holding the same name), makes
+# ktls_hs refuse to load.
 # KTLS_HS_KO names the module file; it is loaded again at the end.
 
 # Built helpers sit in the kselftest OUTPUT directory when run from the
@@ -55,24 +56,37 @@ else
 	ktap_test_fail "reload"
 fi
 
-# 5. With the in-tree tls.ko holding the ULP name, loading is refused with
-#    a message that says why.  Only where the kernel ships tls.ko.
-if ! modinfo tls >/dev/null 2>&1; then
-	ktap_test_skip "refused beside the in-tree tls.ko: this kernel has no tls.ko"
-elif rmmod ktls_hs && modprobe tls; then
+# 5. With another module holding the ULP name, loading is refused with a
+#    message that says why: the in-tree tls.ko where the kernel ships it,
+#    else ktls_ulp_squat.ko, the test module built beside ktls_hs.ko for
+#    kernels without CONFIG_TLS.
+SQUAT_KO=$(dirname "$KTLS_HS_KO")/ktls_ulp_squat.ko
+if modinfo tls >/dev/null 2>&1; then
+	holder=tls what="the in-tree tls.ko"
+	hold() { modprobe tls; }
+elif [ -e "$SQUAT_KO" ]; then
+	holder=ktls_ulp_squat what="ktls_ulp_squat.ko (this kernel has no tls.ko)"
+	hold() { insmod "$SQUAT_KO"; }
+else
+	holder=
+fi
+if [ -z "$holder" ]; then
+	ktap_test_fail "refused beside another TCP ULP \"tls\": no tls.ko and no $SQUAT_KO"
+elif rmmod ktls_hs && hold; then
 	mark="module.sh: conflict check $$"
 	echo "$mark" > /dev/kmsg
 	if ! ktls_insmod "$KTLS_HS_KO" 2>/dev/null &&
+	   [ ! -e /sys/module/ktls_hs ] &&
 	   dmesg | sed -n "/$mark/,\$p" |
 	   grep -q 'ktls_hs: TCP ULP "tls" is already registered'; then
-		ktap_test_pass "refused beside the in-tree tls.ko"
+		ktap_test_pass "refused beside $what"
 	else
-		ktap_test_fail "refused beside the in-tree tls.ko"
+		ktap_test_fail "refused beside $what"
 	fi
-	rmmod tls
+	rmmod "$holder"
 	ktls_insmod "$KTLS_HS_KO"
 else
-	ktap_test_fail "refused beside the in-tree tls.ko: could not swap modules"
+	ktap_test_fail "refused beside $what: could not swap modules"
 fi
 
 ktap_finished
