@@ -257,12 +257,26 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 /*
  * Detach before handing the socket to TCP's close: from here on the socket
  * is plain TCP again, and sock_diag readers see either the old context
- * (still valid until the grace period ends) or none.
+ * (still valid until the grace period ends) or none.  Called with the
+ * socket locked; releases it.
  */
+static void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeout)
+{
+	struct proto *base = ctx->sk_proto;
+
+	write_lock_bh(&sk->sk_callback_lock);
+	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
+	WRITE_ONCE(sk->sk_prot, base);
+	write_unlock_bh(&sk->sk_callback_lock);
+	release_sock(sk);
+
+	base->close(sk, timeout);
+	ktls_ctx_free(ctx);
+}
+
 static void ktls_close(struct sock *sk, long timeout)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
-	struct proto *base = ctx->sk_proto;
 
 	lock_sock(sk);
 	/* A handshake still running stops here, its callbacks given back. */
@@ -273,14 +287,7 @@ static void ktls_close(struct sock *sk, long timeout)
 		ktls_tx_close(sk, timeout);
 	if (ktls_rx_on(ctx))
 		ktls_rx_close(sk);
-	write_lock_bh(&sk->sk_callback_lock);
-	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
-	WRITE_ONCE(sk->sk_prot, base);
-	write_unlock_bh(&sk->sk_callback_lock);
-	release_sock(sk);
-
-	base->close(sk, timeout);
-	ktls_ctx_free(ctx);
+	ktls_detach_close(sk, ctx, timeout);
 }
 
 /*
@@ -385,19 +392,11 @@ static void ktls_release_cb(struct sock *sk)
 static void ktls_listen_close(struct sock *sk, long timeout)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
-	struct proto *base = ctx->sk_proto;
 
 	ktls_hs_listen_stop(sk);
 	lock_sock(sk);
 	ktls_hs_listen_release(sk, ctx);
-	write_lock_bh(&sk->sk_callback_lock);
-	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
-	WRITE_ONCE(sk->sk_prot, base);
-	write_unlock_bh(&sk->sk_callback_lock);
-	release_sock(sk);
-
-	base->close(sk, timeout);
-	ktls_ctx_free(ctx);
+	ktls_detach_close(sk, ctx, timeout);
 }
 
 /* shutdown(SHUT_RD) of a listener stops it listening, like close. */
