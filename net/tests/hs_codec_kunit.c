@@ -52,9 +52,9 @@ static void ch_rfc8448_simple(struct kunit *test)
 	struct ktls_hs_vec ks;
 	const u8 *msg;
 
-	msg = hs_exact_copy(test, rfc8448_ch, sizeof(rfc8448_ch));
+	msg = hs_exact_copy(test, rfc8448_client_hello, sizeof(rfc8448_client_hello));
 	KUNIT_ASSERT_EQ(test, ktls_hs_parse_client_hello(msg,
-							 sizeof(rfc8448_ch),
+							 sizeof(rfc8448_client_hello),
 							 &ch), 0);
 
 	KUNIT_EXPECT_EQ(test, ch.legacy_version, KTLS_VERSION_TLS12);
@@ -177,8 +177,8 @@ static void ch_alpn_absent(struct kunit *test)
 	struct ktls_hs_vec o = { .data = ours, .len = sizeof(ours) }, chosen;
 	struct ktls_hs_client_hello ch;
 
-	KUNIT_ASSERT_EQ(test, hs_parse_copy(test, rfc8448_ch,
-					    sizeof(rfc8448_ch), &ch), 0);
+	KUNIT_ASSERT_EQ(test, hs_parse_copy(test, rfc8448_client_hello,
+					    sizeof(rfc8448_client_hello), &ch), 0);
 	KUNIT_EXPECT_FALSE(test, ktls_hs_alpn_select(&ch, &o, &chosen));
 }
 
@@ -189,7 +189,7 @@ struct ch_msg {
 };
 
 static const struct ch_msg ch_valid[] = {
-	{ "rfc8448", rfc8448_ch, sizeof(rfc8448_ch) },
+	{ "rfc8448", rfc8448_client_hello, sizeof(rfc8448_client_hello) },
 	{ "rfc8448-resumed", rfc8448_res_ch, sizeof(rfc8448_res_ch) },
 	{ "openssl", openssl_ch, sizeof(openssl_ch) },
 };
@@ -867,7 +867,7 @@ static int build_rfc8448_hrr(struct ktls_hs_buf *b)
 static int build_rfc8448_cert(struct ktls_hs_buf *b)
 {
 	const struct ktls_hs_cert_ref cert = {
-		.der = rfc8448_cert + CERT_DER_OFF,
+		.der = rfc8448_certificate + CERT_DER_OFF,
 		.len = CERT_DER_LEN,
 	};
 
@@ -877,14 +877,14 @@ static int build_rfc8448_cert(struct ktls_hs_buf *b)
 static int build_rfc8448_cv(struct ktls_hs_buf *b)
 {
 	return ktls_hs_build_certificate_verify(b, 0x0804,
-						rfc8448_cv + CV_SIG_OFF,
+						rfc8448_certificate_verify + CV_SIG_OFF,
 						CV_SIG_LEN);
 }
 
 static int build_rfc8448_sfin(struct ktls_hs_buf *b)
 {
-	return ktls_hs_build_finished(b, rfc8448_sfin + KTLS_HS_MSG_HDR_LEN,
-				      sizeof(rfc8448_sfin) -
+	return ktls_hs_build_finished(b, rfc8448_server_finished + KTLS_HS_MSG_HDR_LEN,
+				      sizeof(rfc8448_server_finished) -
 				      KTLS_HS_MSG_HDR_LEN);
 }
 
@@ -1001,16 +1001,16 @@ static int build_cv_ecdsa(struct ktls_hs_buf *b)
 }
 
 static const struct build_case build_cases[] = {
-	{ "rfc8448 ServerHello", build_rfc8448_sh, rfc8448_sh,
-	  sizeof(rfc8448_sh) },
+	{ "rfc8448 ServerHello", build_rfc8448_sh, rfc8448_server_hello,
+	  sizeof(rfc8448_server_hello) },
 	{ "rfc8448 HelloRetryRequest", build_rfc8448_hrr, rfc8448_hrr,
 	  sizeof(rfc8448_hrr) },
-	{ "rfc8448 Certificate", build_rfc8448_cert, rfc8448_cert,
-	  sizeof(rfc8448_cert) },
-	{ "rfc8448 CertificateVerify", build_rfc8448_cv, rfc8448_cv,
-	  sizeof(rfc8448_cv) },
-	{ "rfc8448 server Finished", build_rfc8448_sfin, rfc8448_sfin,
-	  sizeof(rfc8448_sfin) },
+	{ "rfc8448 Certificate", build_rfc8448_cert, rfc8448_certificate,
+	  sizeof(rfc8448_certificate) },
+	{ "rfc8448 CertificateVerify", build_rfc8448_cv, rfc8448_certificate_verify,
+	  sizeof(rfc8448_certificate_verify) },
+	{ "rfc8448 server Finished", build_rfc8448_sfin, rfc8448_server_finished,
+	  sizeof(rfc8448_server_finished) },
 	{ "ServerHello, session id, P-256", build_sh_sid_p256, sh_sid_p256,
 	  sizeof(sh_sid_p256) },
 	{ "HelloRetryRequest without cookie", build_hrr_no_cookie,
@@ -1162,42 +1162,42 @@ static void finished_rfc8448(struct kunit *test)
 {
 	const u8 *msg, *vd = NULL;
 
-	msg = hs_exact_copy(test, rfc8448_cfin, sizeof(rfc8448_cfin));
-	KUNIT_ASSERT_EQ(test, ktls_hs_parse_finished(msg, sizeof(rfc8448_cfin),
+	msg = hs_exact_copy(test, rfc8448_client_finished, sizeof(rfc8448_client_finished));
+	KUNIT_ASSERT_EQ(test, ktls_hs_parse_finished(msg, sizeof(rfc8448_client_finished),
 						     32, &vd), 0);
 	KUNIT_EXPECT_PTR_EQ(test, vd, msg + KTLS_HS_MSG_HDR_LEN);
 	/* A SHA-384 suite expects 48 bytes. */
-	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(msg, sizeof(rfc8448_cfin),
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(msg, sizeof(rfc8448_client_finished),
 						     48, &vd), DECODE);
 	/* Another message where Finished is due. */
-	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(rfc8448_sh,
-						     sizeof(rfc8448_sh), 32,
+	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(rfc8448_server_hello,
+						     sizeof(rfc8448_server_hello), 32,
 						     &vd),
 			KTLS_ALERT_UNEXPECTED_MESSAGE);
 }
 
 static void finished_hostile(struct kunit *test)
 {
-	u8 *buf = kunit_kmalloc(test, sizeof(rfc8448_cfin) + 1, GFP_KERNEL);
+	u8 *buf = kunit_kmalloc(test, sizeof(rfc8448_client_finished) + 1, GFP_KERNEL);
 	const u8 *vd;
 	size_t cut;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	for (cut = 0; cut < sizeof(rfc8448_cfin); cut++) {
-		u8 *p = hs_exact_copy(test, rfc8448_cfin, cut);
+	for (cut = 0; cut < sizeof(rfc8448_client_finished); cut++) {
+		u8 *p = hs_exact_copy(test, rfc8448_client_finished, cut);
 
 		KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(p, cut, 32, &vd),
 				DECODE);
 	}
 	/* One byte too many, with and without the header claiming it. */
-	memcpy(buf, rfc8448_cfin, sizeof(rfc8448_cfin));
-	buf[sizeof(rfc8448_cfin)] = 0;
+	memcpy(buf, rfc8448_client_finished, sizeof(rfc8448_client_finished));
+	buf[sizeof(rfc8448_client_finished)] = 0;
 	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(buf,
-						     sizeof(rfc8448_cfin) + 1,
+						     sizeof(rfc8448_client_finished) + 1,
 						     32, &vd), DECODE);
 	buf[3]++;
 	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished(buf,
-						     sizeof(rfc8448_cfin) + 1,
+						     sizeof(rfc8448_client_finished) + 1,
 						     32, &vd), DECODE);
 	/* An empty Finished is not a Finished of length zero. */
 	KUNIT_EXPECT_EQ(test, ktls_hs_parse_finished((const u8 *)"\x14\0\0\0",
