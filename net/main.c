@@ -14,6 +14,7 @@
 
 #include "ktls.h"
 #include "hs/hs.h"
+#include "hs/pool.h"
 
 static int __init ktls_hs_module_init(void)
 {
@@ -45,12 +46,18 @@ static int __init ktls_hs_module_init(void)
 	if (err)
 		goto err_stat;
 
-	/* Armed listeners last: they need identities. */
-	err = tcp_register_ulp(&ktls_hs_ulp_ops);
+	err = ktls_hs_pool_init();
 	if (err)
 		goto err_identity;
+
+	/* Armed listeners last: they need identities and handshake memory. */
+	err = tcp_register_ulp(&ktls_hs_ulp_ops);
+	if (err)
+		goto err_pool;
 	return 0;
 
+err_pool:
+	ktls_hs_pool_exit();
 err_identity:
 	ktls_identity_exit();
 err_stat:
@@ -77,6 +84,8 @@ static void __exit ktls_hs_module_exit(void)
 	ktls_kdf_exit();
 	/* Handshakes, settings and listeners are freed after grace periods. */
 	rcu_barrier();
+	/* Every handshake gave its memory back when its socket went. */
+	ktls_hs_pool_exit();
 }
 
 module_init(ktls_hs_module_init);

@@ -12,12 +12,10 @@
  *
  * At the end the keys are staged for the record layer, the callbacks
  * given back, and the engine's memory (secrets included) wiped and
- * freed; what remains is the negotiated session, for getsockopt.
+ * given back to the pool (pool.c); what remains is the negotiated session, for getsockopt.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -28,17 +26,7 @@
 
 #include "../ktls.h"
 #include "hs.h"
-
-/*
- * Each handshake holds engine memory of a size set by its certificate
- * chains (not by anything the client sends); this caps how many may run
- * at once across the host, and so the memory.
- */
-static unsigned int max_handshakes = 4096;
-module_param(max_handshakes, uint, 0644);
-MODULE_PARM_DESC(max_handshakes, "in-kernel handshakes in progress at most (default 4096)");
-
-static atomic_t ktls_hs_running = ATOMIC_INIT(0);
+#include "pool.h"
 
 static void ktls_hs_timeout(struct timer_list *t);
 
@@ -85,7 +73,8 @@ static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
  * @gfp:	GFP_ATOMIC from softirq
  *
  * Return: the handshake, or an ERR_PTR: -ENOKEY when no identity key
- * resolves any more, -EBUSY when max_handshakes are running, -ENOMEM.
+ * resolves any more, -EBUSY when max_handshakes are running, -EMSGSIZE
+ * when a key was updated to a chain too large for the pool, -ENOMEM.
  * On error the settings reference is dropped.
  */
 struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
@@ -108,16 +97,11 @@ struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
 	err = ktls_hs_cfg_build(&conn->cfg, settings);
 	if (err)
 		goto err_free;
-	if (atomic_inc_return(&ktls_hs_running) > READ_ONCE(max_handshakes)) {
-		atomic_dec(&ktls_hs_running);
-		err = -EBUSY;
-		goto err_free;
-	}
 	conn->mem_size = ktls_hs_size(&conn->cfg);
-	conn->mem = kmalloc(conn->mem_size, gfp);
-	if (!conn->mem) {
-		atomic_dec(&ktls_hs_running);
-		err = -ENOMEM;
+	conn->mem = ktls_hs_pool_alloc(&ktls_hs_engine_pool, conn->mem_size, gfp);
+	if (IS_ERR(conn->mem)) {
+		err = PTR_ERR(conn->mem);
+		conn->mem = NULL;
 		goto err_free;
 	}
 	conn->engine = ktls_hs_init(conn->mem, conn->mem_size, &conn->cfg);
@@ -200,11 +184,11 @@ static void ktls_hs_conn_drop_engine(struct ktls_hs_conn *conn)
 	if (!conn->mem)
 		return;
 	ktls_hs_wipe(conn->engine);
-	kfree_sensitive(conn->mem);
+	/* Wiped whole there too. */
+	ktls_hs_pool_free(&ktls_hs_engine_pool, conn->mem, conn->mem_size);
 	conn->mem = NULL;
 	conn->engine = NULL;
 	ktls_hs_cfg_release(&conn->cfg);
-	atomic_dec(&ktls_hs_running);
 }
 
 /*
