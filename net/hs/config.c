@@ -17,6 +17,7 @@
 #include <ktls_hs/identity.h>
 
 #include "hs.h"
+#include "pool.h"
 
 #define KTLS_HS_SUITES_ALL	(KTLS_HS_SUITE_AES_128_GCM_SHA256 | \
 				 KTLS_HS_SUITE_AES_256_GCM_SHA384 | \
@@ -85,12 +86,27 @@ static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settin
 	return s;
 }
 
+/*
+ * The engine's memory grows with the longest chain it may send, and must
+ * fit a block of the pool: refused here rather than at every handshake.
+ */
+static bool ktls_hs_identity_fits(struct ktls_identity *id)
+{
+	struct ktls_hs_config cfg = {
+		.identities = { id },
+		.nr_identities = 1,
+	};
+
+	return ktls_hs_pool_block_size(ktls_hs_size(&cfg));
+}
+
 /* A "ktls_identity" key the caller may search for, referenced. */
 static struct key *ktls_hs_identity_key(key_serial_t serial)
 {
 	struct ktls_identity *id;
 	key_ref_t ref;
 	struct key *key;
+	bool fits;
 
 	if (serial <= 0)
 		return ERR_PTR(-EINVAL);
@@ -104,7 +120,12 @@ static struct key *ktls_hs_identity_key(key_serial_t serial)
 		key_put(key);
 		return ERR_CAST(id);
 	}
+	fits = ktls_hs_identity_fits(id);
 	ktls_identity_put(id);
+	if (!fits) {
+		key_put(key);
+		return ERR_PTR(-EMSGSIZE);
+	}
 	return key;
 }
 
