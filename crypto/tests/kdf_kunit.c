@@ -664,6 +664,44 @@ static void tls13_key_update(struct kunit *test)
 }
 
 /*
+ * What the record layer does on each KeyUpdate of a kernel handshake's
+ * socket: the next secret in place, then its key and iv.  Two
+ * generations from the RFC 8448 server secret, and one SHA-384
+ * generation from the bytes 0x30..0x5f; computed with Python's
+ * cryptography HKDFExpand and the HkdfLabel of RFC 8446 7.1.
+ */
+static void tls13_key_update_generations(struct kunit *test)
+{
+	u8 *secret = kdf_hex(test, rfc8448_s_ap_traffic, NULL);
+	u8 s384[48], key[32], iv[12];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		KUNIT_ASSERT_EQ(test, ktls_tls13_next_secret(KTLS_HASH_SHA256,
+							     secret, 32,
+							     secret, 32), 0);
+	kdf_expect_hex(test, secret,
+		       "6418ddd5d277cde37bfaae96363a805a95abfaa55ccd80713848de187fb082f6");
+	tls13_expect_keys(test, secret, "65b9c2b0f1a857bc47aac35f79d007c8",
+			  "3945073c176791288c5d8ce5");
+
+	for (i = 0; i < sizeof(s384); i++)
+		s384[i] = 0x30 + i;
+	KUNIT_ASSERT_EQ(test, ktls_tls13_next_secret(KTLS_HASH_SHA384, s384,
+						     48, s384, 48), 0);
+	/* In two halves, to keep within 100 columns. */
+	kdf_expect_hex(test, s384,
+		       "d6bb23cff8ddf16c731f2a3eb1af12bf284e56405dc091ec");
+	kdf_expect_hex(test, s384 + 24,
+		       "eeeffd0df56e6afbcbbc7ad7c5bae8e3557d527bb226acbd");
+	KUNIT_ASSERT_EQ(test, ktls_tls13_traffic_keys(KTLS_HASH_SHA384, s384,
+						      48, key, 32, iv, 12), 0);
+	kdf_expect_hex(test, key,
+		       "5115c1b05c3aa4b738df9e5264d0a995d1a129dade4dd5883c68e37f567229c8");
+	kdf_expect_hex(test, iv, "344bf53c18088cbb5d1d2c3a");
+}
+
+/*
  * The handshake runs in softirq context: derive with bottom halves off,
  * where DEBUG_ATOMIC_SLEEP reports any sleep or GFP_KERNEL allocation.
  */
@@ -769,6 +807,7 @@ static struct kunit_case tls13_cases[] = {
 	KUNIT_CASE(tls13_rfc8448_1rtt),
 	KUNIT_CASE(tls13_rfc8448_0rtt),
 	KUNIT_CASE(tls13_key_update),
+	KUNIT_CASE(tls13_key_update_generations),
 	KUNIT_CASE(tls13_bh_disabled),
 	KUNIT_CASE(tls13_bad_args),
 	{}
