@@ -7,7 +7,9 @@
  * softirq.  Allocating a transform may sleep, so the handshake stages
  * its keys in the context and they are installed by the first process-
  * context user of the socket (accept(), or the first socket call); the
- * peer's bytes after its Finished wait in TCP's queue meanwhile.  This
+ * peer's bytes after its Finished wait in TCP's queue meanwhile.  Such a
+ * socket also keeps its application traffic secrets here, and moves to
+ * the next generation of keys on KeyUpdate without userspace.  This
  * file is the only writer of struct ktls_crypto.
  */
 #include <crypto/aead.h>
@@ -30,6 +32,8 @@ void ktls_crypto_free(struct ktls_ctx *ctx)
 {
 	ktls_crypto_clear(&ctx->tx_crypto);
 	ktls_crypto_clear(&ctx->rx_crypto);
+	kfree_sensitive(ctx->secrets);
+	ctx->secrets = NULL;
 }
 
 /* First key of a direction: the transform and its request, for good. */
@@ -193,6 +197,12 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
 	const struct ktls_cipher *cs;
 	int err;
 
+	/*
+	 * The kernel follows the key schedule of its own handshake: a key
+	 * from userspace, which has no secrets, could only break it.
+	 */
+	if (ctx->secrets)
+		return -EACCES;
 	err = ktls_validate(ctx, c, other, &info->info, &cs);
 	if (err)
 		return err;
@@ -209,15 +219,19 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
  *		softirq is enough) and has no keys yet
  * @tx:		TX crypto info; copied, the caller wipes its own
  * @rx:		RX crypto info, likewise
+ * @secrets:	the TLS 1.3 application traffic secrets @tx and @rx were
+ *		derived from, copied likewise
  *
  * Any context.  The keys are checked here, so that installing them later
  * can only fail for lack of memory.
- * Return: 0, or -EINVAL for keys the record layer cannot take.
+ * Return: 0, -EINVAL for keys the record layer cannot take, or -ENOMEM.
  */
 int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
-		    const union ktls_crypto_info *rx)
+		    const union ktls_crypto_info *rx,
+		    const struct ktls_secrets *secrets)
 {
 	const struct ktls_cipher *cs;
+	int len;
 
 	if (ctx->tx_crypto.ready || ctx->rx_crypto.ready || ctx->keys_staged)
 		return -EBUSY;
@@ -230,6 +244,14 @@ int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 	if (rx->info.version != tx->info.version ||
 	    rx->info.cipher_type != tx->info.cipher_type)
 		return -EINVAL;
+	len = ktls_hash_size(secrets->hash);
+	if (tx->info.version != TLS_1_3_VERSION || len <= 0 ||
+	    secrets->len != len)
+		return -EINVAL;
+	/* Softirq, maybe: the handshake fails if even this is not there. */
+	ctx->secrets = kmemdup(secrets, sizeof(*secrets), GFP_ATOMIC);
+	if (!ctx->secrets)
+		return -ENOMEM;
 	memcpy(&ctx->tx_crypto.info, tx, cs->info_len);
 	memcpy(&ctx->rx_crypto.info, rx, cs->info_len);
 	ctx->keys_from_kernel = true;
@@ -280,4 +302,63 @@ fail:
 	WRITE_ONCE(sk->sk_err, -err);
 	sk_error_report(sk);
 	return err;
+}
+
+/**
+ * ktls_keys_next() - move one direction to its next generation of keys
+ * @sk:	the socket, locked, process context (setting a GCM key may sleep)
+ * @tx:	our direction, else the peer's
+ *
+ * RFC 8446 7.2: application_traffic_secret_N+1 from N, then key and iv
+ * from that (7.3); the sequence number starts again at 0 (5.3).  Only for
+ * the keys of a kernel handshake.  The caller has sent (TX) or received
+ * (RX) the KeyUpdate under the old key.  On failure the direction has no
+ * usable key, so the socket is put in error.
+ * Return: 0, or the errno also left in sk_err.
+ */
+int ktls_keys_next(struct sock *sk, bool tx)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
+	const struct ktls_cipher *cs = ctx->prot.cipher;
+	struct ktls_secrets *sec = ctx->secrets;
+	u8 secret[KTLS_HASH_MAX_SIZE];
+	u8 key[KTLS_MAX_KEY_LEN];
+	u8 iv[KTLS_MAX_IV_LEN];
+	union ktls_crypto_info info;
+	u8 *raw = (u8 *)&info;
+	int err;
+
+	if (WARN_ON_ONCE(!sec || !c->ready))
+		return -EINVAL;
+	err = ktls_tls13_next_secret(sec->hash, tx ? sec->tx : sec->rx,
+				     sec->len, secret, sec->len);
+	if (!err)
+		err = ktls_tls13_traffic_keys(sec->hash, secret, sec->len, key,
+					      cs->key_len, iv,
+					      cs->salt_len + cs->iv_len);
+	if (!err) {
+		memcpy(&info, &c->info, cs->info_len);
+		memcpy(raw + cs->key_off, key, cs->key_len);
+		memcpy(raw + cs->salt_off, iv, cs->salt_len);
+		memcpy(raw + cs->iv_off, iv + cs->salt_len, cs->iv_len);
+		memset(raw + cs->seq_off, 0, cs->seq_len);
+		err = ktls_crypto_key(c, cs, &info);
+		memzero_explicit(&info, sizeof(info));
+	}
+	if (!err)
+		memcpy(tx ? sec->tx : sec->rx, secret, sec->len);
+	memzero_explicit(secret, sizeof(secret));
+	memzero_explicit(key, sizeof(key));
+	memzero_explicit(iv, sizeof(iv));
+
+	if (err) {
+		ktls_stat_inc(sk, tx ? KTLS_STAT_TX_REKEY_ERROR :
+				       KTLS_STAT_RX_REKEY_ERROR);
+		WRITE_ONCE(sk->sk_err, -err);
+		sk_error_report(sk);
+		return err;
+	}
+	ktls_stat_inc(sk, tx ? KTLS_STAT_TX_REKEY_OK : KTLS_STAT_RX_REKEY_OK);
+	return 0;
 }

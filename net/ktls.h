@@ -46,6 +46,10 @@ enum ktls_conf {
  *		@rx_crypto.info that are not installed yet (keys.c)
  * @keys_from_kernel: the keys come from the in-kernel handshake, so
  *		getsockopt does not hand them out
+ * @key_update_due: the peer asked for our KeyUpdate; it leaves before our
+ *		next record (tx.c sends it, rx.c sets this)
+ * @secrets:	the application traffic secrets of a TLS 1.3 kernel
+ *		handshake, for KeyUpdate (keys.c); NULL for any other socket
  * @hs_settings: settings for the in-kernel handshake (net/hs/config.c),
  *		of an armed listener or for a per-socket handshake
  * @hs:		the in-kernel handshake of this socket, running or ended
@@ -69,6 +73,8 @@ struct ktls_ctx {
 	bool rx_no_pad;
 	bool keys_staged;
 	bool keys_from_kernel;
+	bool key_update_due;
+	struct ktls_secrets *secrets;
 	struct ktls_hs_settings __rcu *hs_settings;
 	struct ktls_hs_conn *hs;
 	struct ktls_hs_listen *hs_listen;
@@ -104,8 +110,11 @@ void ktls_crypto_free(struct ktls_ctx *ctx);
 int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
 		  unsigned int len);
 int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
-		    const union ktls_crypto_info *rx);
+		    const union ktls_crypto_info *rx,
+		    const struct ktls_secrets *secrets);
 int ktls_keys_install_staged(struct sock *sk);
+/* The next generation of a kernel handshake's keys (KeyUpdate), locked. */
+int ktls_keys_next(struct sock *sk, bool tx);
 
 /* Whether staged keys wait for ktls_keys_install_staged(); no lock needed. */
 static inline bool ktls_keys_staged(const struct ktls_ctx *ctx)

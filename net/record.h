@@ -16,6 +16,7 @@
 #include <linux/sizes.h>
 #include <linux/tls.h>
 #include <linux/types.h>
+#include <ktls_hs/kdf.h>
 
 struct sock;
 struct socket;
@@ -34,6 +35,20 @@ struct page;
 #define KTLS_TYPE_HANDSHAKE	22
 #define KTLS_TYPE_DATA		23
 #define KTLS_LEGACY_VERSION	0x0303	/* every 1.2 and 1.3 record header */
+
+/*
+ * The one handshake message the record layer handles itself, for the
+ * keys of a kernel handshake (RFC 8446 4.6.3), and the fatal alerts it
+ * may send for it (RFC 8446 6).
+ */
+#define KTLS_KEY_UPDATE_TYPE		24	/* HandshakeType key_update */
+#define KTLS_KEY_UPDATE_LEN		5	/* type, uint24 length, request */
+#define KTLS_KEY_UPDATE_NOT_REQUESTED	0
+#define KTLS_KEY_UPDATE_REQUESTED	1
+#define KTLS_ALERT_FATAL_LEVEL		2
+#define KTLS_RX_ALERT_UNEXPECTED	10	/* unexpected_message */
+#define KTLS_RX_ALERT_ILLEGAL_PARAM	47	/* illegal_parameter */
+#define KTLS_RX_ALERT_DECODE_ERROR	50	/* decode_error */
 
 /* Sizes bounding the per-socket buffers; checked against the table at load. */
 #define KTLS_MAX_KEY_LEN	32
@@ -137,6 +152,24 @@ struct ktls_crypto {
 	bool ready;
 };
 
+/**
+ * struct ktls_secrets - application traffic secrets of a kernel handshake
+ * @hash:	enum ktls_hash of the negotiated suite
+ * @len:	bytes of each secret, the hash's length
+ * @tx:		our current application_traffic_secret_N (the server's)
+ * @rx:		the peer's current one
+ *
+ * A socket whose keys userspace set never has these: userspace follows
+ * KeyUpdate itself.  Without them the kernel could not, and the peer's
+ * first KeyUpdate would end the connection.
+ */
+struct ktls_secrets {
+	u8 hash;
+	u8 len;
+	u8 tx[KTLS_HASH_MAX_SIZE];
+	u8 rx[KTLS_HASH_MAX_SIZE];
+};
+
 /* Record construction and parsing (record.c): pure functions, KUnit-tested. */
 void ktls_prot_init(struct ktls_prot *prot, u16 version,
 		    const struct ktls_cipher *cs);
@@ -197,6 +230,10 @@ void ktls_tx_close(struct sock *sk, long timeout);
 void ktls_tx_free(struct ktls_ctx *ctx);
 int ktls_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
 void ktls_splice_eof(struct socket *sock);
+/* Our KeyUpdate, for the keys of a kernel handshake; takes the locks. */
+int ktls_tx_key_update(struct sock *sk, bool request);
+/* A fatal alert, if it fits in the send buffer now; socket locked. */
+void ktls_tx_alert(struct sock *sk, u8 desc);
 
 /*
  * RX path (rx.c).  init, rekeyed, close and read_sock run under the

@@ -20,6 +20,11 @@
  * Everything but the lockless readiness checks runs under the socket lock
  * (or in softirq with the socket not owned by a user), and one reader at a
  * time holds the record stream.
+ *
+ * Records are decrypted one at a time, in order, by a reader in process
+ * context.  So on the keys of a kernel handshake, a KeyUpdate is followed
+ * right where it is decrypted: the next record, framed or not, is not
+ * decrypted yet, and setting the new key may sleep.
  */
 #include <linux/highmem.h>
 #include <linux/list.h>
@@ -30,6 +35,7 @@
 #include <linux/slab.h>
 #include <linux/splice.h>
 #include <linux/uio.h>
+#include <linux/unaligned.h>
 #include <linux/wait.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -46,7 +52,13 @@
 #define KTLS_RX_SKB_SG		48
 /* Idle buffers kept for the next records; more are freed. */
 #define KTLS_RX_SPARES		2
-#define KTLS_HANDSHAKE_KEY_UPDATE	24	/* RFC 8446 4 */
+
+/* What ktls_rx_decrypt() did with a record, besides failing. */
+enum {
+	KTLS_RX_QUEUED,		/* decrypted in place, at the end of rx->list */
+	KTLS_RX_ZC,		/* decrypted into the reader's buffer */
+	KTLS_RX_CONSUMED,	/* a KeyUpdate we followed: nothing to read */
+};
 
 /**
  * struct ktls_rx_rec - one record: being framed, or decrypted
@@ -579,10 +591,69 @@ static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
 	    rec->type != KTLS_TYPE_HANDSHAKE || !rec->plain)
 		return;
 	ktls_rx_rec_read(rec, rec->off, &hs_type, 1);
-	if (hs_type != KTLS_HANDSHAKE_KEY_UPDATE)
+	if (hs_type != KTLS_KEY_UPDATE_TYPE)
 		return;
 	WRITE_ONCE(rx->key_expired, true);
 	ktls_stat_inc(sk, KTLS_STAT_RX_REKEY_RECEIVED);
+}
+
+/* The peer broke the protocol: tell it, if we can, and fail the stream. */
+static int ktls_rx_fatal(struct sock *sk, struct ktls_rx *rx, int err,
+			 u8 alert)
+{
+	ktls_tx_alert(sk, alert);
+	rx->err = err;
+	WRITE_ONCE(sk->sk_err, -err);
+	sk_error_report(sk);
+	return err;
+}
+
+/*
+ * A handshake record on the keys of a kernel handshake.  The server never
+ * asks for post-handshake authentication and the client sends no tickets,
+ * so the only handshake message the peer may send now is KeyUpdate, and
+ * it must end its record: the next one is under the new key (RFC 8446
+ * 5.1).  We do not reassemble a KeyUpdate split over records either.
+ * Wrong length or value: -EBADMSG (decode_error, illegal_parameter).
+ * Another message, a fragment, or more bytes behind the KeyUpdate:
+ * -EPROTO (unexpected_message).
+ */
+static int ktls_rx_key_update(struct sock *sk, struct ktls_ctx *ctx,
+			      struct ktls_rx *rx, struct ktls_rx_rec *rec)
+{
+	u8 msg[KTLS_KEY_UPDATE_LEN + 1];
+	unsigned int n = min_t(unsigned int, rec->plain, sizeof(msg));
+	u32 len;
+	int err;
+
+	ktls_rx_rec_read(rec, rec->off, msg, n);
+	if (n < 4 || msg[0] != KTLS_KEY_UPDATE_TYPE)
+		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
+	ktls_stat_inc(sk, KTLS_STAT_RX_REKEY_RECEIVED);
+	len = get_unaligned_be24(msg + 1);
+	if (len != 1)
+		return ktls_rx_fatal(sk, rx, -EBADMSG,
+				     KTLS_RX_ALERT_DECODE_ERROR);
+	if (rec->plain != KTLS_KEY_UPDATE_LEN)
+		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
+	if (msg[4] != KTLS_KEY_UPDATE_NOT_REQUESTED &&
+	    msg[4] != KTLS_KEY_UPDATE_REQUESTED)
+		return ktls_rx_fatal(sk, rx, -EBADMSG,
+				     KTLS_RX_ALERT_ILLEGAL_PARAM);
+
+	err = ktls_keys_next(sk, false);
+	if (err) {
+		rx->err = err;
+		return err;
+	}
+	/*
+	 * Answered before our next record.  However often the peer asks,
+	 * one answer is due at most, and only when we send anyway: asking
+	 * cannot make us send more than the application does.
+	 */
+	if (msg[4] == KTLS_KEY_UPDATE_REQUESTED)
+		WRITE_ONCE(ctx->key_update_due, true);
+	return 0;
 }
 
 /*
@@ -655,8 +726,10 @@ out:
 
 /*
  * Decrypt the framed record.  With @to, the plaintext may go straight
- * there: returns 1 then, its length in *@zc_len.  Otherwise the record is
- * decrypted in place, moved to the end of rx->list, and 0 is returned.
+ * there: returns KTLS_RX_ZC then, its length in *@zc_len.  Otherwise the
+ * record is decrypted in place and moved to the end of rx->list
+ * (KTLS_RX_QUEUED), unless it was a KeyUpdate the keys of a kernel
+ * handshake follow here (KTLS_RX_CONSUMED).  Or an errno.
  */
 static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			   struct ktls_rx *rx, struct iov_iter *to,
@@ -718,7 +791,7 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			*zc_len = err;
 			ktls_record_advance(prot, c);
 			ktls_rx_next(sk, rx);
-			return 1;
+			return KTLS_RX_ZC;
 		}
 		if (err != -EAGAIN)
 			return ktls_rx_bad(sk, rx, err);
@@ -742,11 +815,19 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	rec->plain = pos - prot->prepend_len;
 	ktls_record_advance(prot, c);
 
+	if (ctx->secrets && rec->type == KTLS_TYPE_HANDSHAKE) {
+		/* Under the new key, the next record is a new stream. */
+		err = ktls_rx_key_update(sk, ctx, rx, rec);
+		if (err)
+			return err;
+		ktls_rx_next(sk, rx);
+		return KTLS_RX_CONSUMED;
+	}
 	list_add_tail(&rec->list, &rx->list);
 	ktls_rx_check_key_update(sk, ctx, rx, rec);
 	rx->cur = ktls_rx_rec_alloc(rx);
 	ktls_rx_next(sk, rx);
-	return 0;
+	return KTLS_RX_QUEUED;
 }
 
 /*
@@ -870,7 +951,11 @@ int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		err = ktls_rx_decrypt(sk, ctx, rx, zc, &zc_len);
 		if (err < 0)
 			break;
-		if (err) {
+		if (err == KTLS_RX_CONSUMED) {
+			err = 0;
+			continue;
+		}
+		if (err == KTLS_RX_ZC) {
 			if (!control) {
 				control = KTLS_TYPE_DATA;
 				put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE,
@@ -947,7 +1032,7 @@ static int ktls_rx_first(struct sock *sk, struct ktls_ctx *ctx,
 {
 	int err;
 
-	if (list_empty(&rx->list)) {
+	while (list_empty(&rx->list)) {
 		err = ktls_rx_wait(sk, ctx, rx, nonblock, copied);
 		if (err <= 0)
 			return err;

@@ -19,6 +19,11 @@
  * the write_space work can act at any time; senders are also serialized
  * among themselves, which keeps each sendmsg() in one piece and spares
  * a crowd of them waking up for every ACK.
+ *
+ * On the keys of a kernel handshake, this file also sends our TLS 1.3
+ * KeyUpdate: when the application asks for one, or before the first
+ * record after the peer asked for one, and switches to the next key right
+ * behind it.
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
@@ -477,6 +482,130 @@ static int ktls_tx_cmsg(struct sock *sk, struct ktls_ctx *ctx,
 	return err == -EAGAIN ? 0 : err;
 }
 
+/*
+ * One record of @type holding @data, behind whatever is open or queued.
+ * Returns 0 once it is sealed (TCP may take it later), or an errno with
+ * nothing of it sealed; -EAGAIN once *@timeo is spent.
+ */
+static int ktls_tx_control(struct sock *sk, struct ktls_ctx *ctx,
+			   struct ktls_tx *tx, u8 type, const void *data,
+			   size_t len, long *timeo)
+{
+	struct kvec kv = { .iov_base = (void *)data, .iov_len = len };
+	struct iov_iter from;
+	int err;
+
+	err = ktls_tx_close_open(sk, ctx, tx, timeo, true);
+	if (err && err != -EAGAIN)
+		return err;
+	err = ktls_tx_drain(sk, tx, KTLS_TX_QUEUE - 1, timeo, true);
+	if (err)
+		return err;
+
+	iov_iter_kvec(&from, ITER_SOURCE, &kv, 1, len);
+	tx->type = type;
+	err = ktls_tx_copy(tx, &from, len);
+	if (err == (int)len)
+		err = ktls_tx_seal(sk, ctx, tx);
+	else if (err >= 0)
+		err = -EFAULT;
+	if (err) {
+		ktls_tx_drop_plain(tx);
+		return err;
+	}
+	err = ktls_tx_push(sk, tx, false);
+	return err == -EAGAIN ? 0 : err;
+}
+
+/*
+ * KeyUpdate (RFC 8446 4.6.3): sealed under the key it retires, and every
+ * record after it under the next one.  Sending any KeyUpdate also answers
+ * one the peer asked for.
+ */
+static int ktls_tx_send_key_update(struct sock *sk, struct ktls_ctx *ctx,
+				   struct ktls_tx *tx, bool request,
+				   long *timeo)
+{
+	const u8 msg[KTLS_KEY_UPDATE_LEN] = {
+		KTLS_KEY_UPDATE_TYPE, 0, 0, 1,
+		request ? KTLS_KEY_UPDATE_REQUESTED :
+			  KTLS_KEY_UPDATE_NOT_REQUESTED,
+	};
+	int err;
+
+	if (sk->sk_err)
+		return -sk->sk_err;
+	if (sk->sk_shutdown & SEND_SHUTDOWN)
+		return -EPIPE;
+	err = ktls_tx_control(sk, ctx, tx, KTLS_TYPE_HANDSHAKE, msg,
+			      sizeof(msg), timeo);
+	if (err)
+		return err;
+	WRITE_ONCE(ctx->key_update_due, false);
+	return ktls_keys_next(sk, true);
+}
+
+/**
+ * ktls_tx_key_update() - KTLS_HS_REKEY: send our KeyUpdate now
+ * @sk:		the socket, unlocked
+ * @request:	ask the peer to update its keys too
+ *
+ * The caller made sure the handshake, if any, is over.  Waits for send
+ * buffer space like a blocking send() (SO_SNDTIMEO).
+ * Return: 0, -EOPNOTSUPP if the keys are not a kernel handshake's, or a
+ * send() errno.
+ */
+int ktls_tx_key_update(struct sock *sk, bool request)
+{
+	struct ktls_ctx *ctx;
+	struct ktls_tx *tx;
+	long timeo;
+	int err;
+
+	lock_sock(sk);
+	ctx = ktls_ctx(sk);
+	err = ktls_keys_install_staged(sk);
+	if (err)
+		goto out_unlock;
+	err = -EOPNOTSUPP;
+	if (!ctx->secrets || !ctx->tx)
+		goto out_unlock;
+	/* Set once with the keys, freed only after the last socket call. */
+	tx = ctx->tx;
+	release_sock(sk);
+
+	err = mutex_lock_interruptible(&tx->send_lock);
+	if (err)
+		return err;
+	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, false);
+	err = ktls_tx_send_key_update(sk, ctx, tx, request, &timeo);
+	release_sock(sk);
+	mutex_unlock(&tx->send_lock);
+	return err;
+
+out_unlock:
+	release_sock(sk);
+	return err;
+}
+
+/*
+ * A fatal alert from the RX path.  The reader holds the socket lock and
+ * must not wait for the peer to read, so the alert is dropped when the
+ * send queue is full: the connection ends either way.
+ */
+void ktls_tx_alert(struct sock *sk, u8 desc)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	const u8 msg[2] = { KTLS_ALERT_FATAL_LEVEL, desc };
+	long timeo = 0;
+
+	if (!ctx->tx || sk->sk_err || sk->sk_shutdown & SEND_SHUTDOWN)
+		return;
+	ktls_tx_control(sk, ctx, ctx->tx, KTLS_TYPE_ALERT, msg, sizeof(msg),
+			&timeo);
+}
+
 static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 {
 	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
@@ -504,6 +633,17 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 		if (sk->sk_shutdown & SEND_SHUTDOWN) {
 			err = -EPIPE;
 			break;
+		}
+		/*
+		 * RFC 8446 4.6.3: the peer's request is answered before our
+		 * next record.  Checked on every round, since a reader may
+		 * take the request while we wait for send buffer space.
+		 */
+		if (ctx->key_update_due) {
+			err = ktls_tx_send_key_update(sk, ctx, tx, false,
+						      &timeo);
+			if (err)
+				break;
 		}
 
 		/* Keep a slot for the record we are about to fill. */

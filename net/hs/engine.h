@@ -83,11 +83,14 @@ struct ktls_hs_session {
  * @tx:		server application traffic keys, as the SOL_TLS API
  *		takes them (crypto_info with key, salt, iv, rec_seq)
  * @rx:		client application traffic keys
+ * @secrets:	the application traffic secrets they come from, which the
+ *		record layer needs to follow KeyUpdate
  * Wiped by the glue once installed.
  */
 struct ktls_hs_keys {
 	union ktls_crypto_info tx;
 	union ktls_crypto_info rx;
+	struct ktls_secrets secrets;
 };
 
 struct ktls_hs;

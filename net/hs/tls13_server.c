@@ -645,13 +645,15 @@ static int ktls_hs_fill_info(union ktls_crypto_info *ci,
 	return 0;
 }
 
-/* One direction's application traffic keys (RFC 8446 7.1, 7.3). */
+/*
+ * One direction's application traffic secret and keys (RFC 8446 7.1,
+ * 7.3); the secret stays with the keys for KeyUpdate.
+ */
 static int ktls_hs_app_keys(struct ktls_hs *hs, enum ktls_tls13_secret which,
-			    union ktls_crypto_info *ci)
+			    u8 *secret, union ktls_crypto_info *ci)
 {
 	const struct ktls_hs_suite *s = hs->suite;
-	u8 secret[KTLS_HASH_MAX_SIZE], key[32];
-	u8 iv[KTLS_LIB_AEAD_NONCE_SIZE];
+	u8 key[32], iv[KTLS_LIB_AEAD_NONCE_SIZE];
 	size_t n = hs->hash_len;
 	int err;
 
@@ -662,7 +664,6 @@ static int ktls_hs_app_keys(struct ktls_hs *hs, enum ktls_tls13_secret which,
 					      s->key_len, iv, sizeof(iv));
 	if (!err)
 		err = ktls_hs_fill_info(ci, s, key, iv);
-	memzero_explicit(secret, sizeof(secret));
 	memzero_explicit(key, sizeof(key));
 	memzero_explicit(iv, sizeof(iv));
 	return err;
@@ -684,10 +685,14 @@ static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
 		return KTLS_ALERT_DECRYPT_ERROR;
 	if (!err)
 		err = ktls_hs_app_keys(hs, KTLS_TLS13_C_AP_TRAFFIC,
-				       &hs->keys.rx);
+				       hs->keys.secrets.rx, &hs->keys.rx);
 	if (!err)
 		err = ktls_hs_app_keys(hs, KTLS_TLS13_S_AP_TRAFFIC,
-				       &hs->keys.tx);
+				       hs->keys.secrets.tx, &hs->keys.tx);
+	if (!err) {
+		hs->keys.secrets.hash = hs->suite->hash;
+		hs->keys.secrets.len = hs->hash_len;
+	}
 	if (err)
 		return err;
 	hs->state = KTLS_HS_STATE_DONE;

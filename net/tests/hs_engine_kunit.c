@@ -826,7 +826,7 @@ static enum ktls_hs_status tc_run(struct tc *c)
 
 /* The engine's keys are what the client derives for each direction. */
 static void tc_check_info(struct tc *c, const union ktls_crypto_info *ci,
-			  enum ktls_tls13_secret which)
+			  const u8 *got_secret, enum ktls_tls13_secret which)
 {
 	static const u8 zero_seq[8];
 	struct kunit *test = c->test;
@@ -838,6 +838,8 @@ static void tc_check_info(struct tc *c, const union ktls_crypto_info *ci,
 	KUNIT_ASSERT_EQ(test, ktls_tls13_traffic_keys(c->hash, secret, c->n,
 						      key, c->key_len, iv,
 						      12), 0);
+	/* The record layer follows KeyUpdate from this secret. */
+	KUNIT_EXPECT_MEMEQ(test, got_secret, secret, c->n);
 	KUNIT_EXPECT_EQ(test, ci->info.version, TLS_1_3_VERSION);
 	switch (c->suite) {
 	case KTLS_SUITE_AES_128_GCM_SHA256:
@@ -883,8 +885,10 @@ static void tc_check_done(struct tc *c)
 	KUNIT_EXPECT_FALSE(test, s->resumed);
 	KUNIT_EXPECT_STREQ(test, s->alpn, c->alpn_got);
 	KUNIT_ASSERT_EQ(test, ktls_hs_keys(c->hs, &keys), 0);
-	tc_check_info(c, &keys.rx, KTLS_TLS13_C_AP_TRAFFIC);
-	tc_check_info(c, &keys.tx, KTLS_TLS13_S_AP_TRAFFIC);
+	KUNIT_EXPECT_EQ(test, keys.secrets.hash, c->hash);
+	KUNIT_EXPECT_EQ(test, keys.secrets.len, c->n);
+	tc_check_info(c, &keys.rx, keys.secrets.rx, KTLS_TLS13_C_AP_TRAFFIC);
+	tc_check_info(c, &keys.tx, keys.secrets.tx, KTLS_TLS13_S_AP_TRAFFIC);
 }
 
 /* The handshake ended in @alert, sent protected or not as said. */
