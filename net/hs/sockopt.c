@@ -3,7 +3,8 @@
  * SOL_TLS options of the in-kernel handshake (numbered from 100, clear
  * of upstream's): settings for an armed listener or a per-socket
  * handshake, starting a per-socket handshake, and reading back what was
- * negotiated and how a listener fares.
+ * negotiated and how a listener fares; asking for a KeyUpdate once the
+ * handshake is over.
  */
 #include <linux/uaccess.h>
 #include <net/sock.h>
@@ -14,7 +15,7 @@
 
 bool ktls_hs_is_option(int optname)
 {
-	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_STATS;
+	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_REKEY;
 }
 
 /* KTLS_HS_START on an established socket the application accepted. */
@@ -47,12 +48,37 @@ static int ktls_hs_start(struct sock *sk, struct ktls_ctx *ctx)
 	return 0;
 }
 
+/* KTLS_HS_REKEY: the record layer sends it, with its own locking. */
+static int ktls_hs_key_update(struct sock *sk, sockptr_t optval,
+			      unsigned int optlen)
+{
+	struct ktls_ctx *ctx;
+	int val, err;
+
+	if (optlen != sizeof(val))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+	if (val != KTLS_HS_REKEY_OURS && val != KTLS_HS_REKEY_REQUEST)
+		return -EINVAL;
+	lock_sock(sk);
+	ctx = ktls_ctx(sk);
+	/* A handshake, once over, stays over. */
+	err = ctx->hs && !ktls_hs_conn_done(ctx->hs) ? -EINPROGRESS : 0;
+	release_sock(sk);
+	if (err)
+		return err;
+	return ktls_tx_key_update(sk, val == KTLS_HS_REKEY_REQUEST);
+}
+
 int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		       unsigned int optlen)
 {
 	struct ktls_ctx *ctx;
 	int err;
 
+	if (optname == KTLS_HS_REKEY)
+		return ktls_hs_key_update(sk, optval, optlen);
 	lock_sock(sk);
 	ctx = ktls_ctx(sk);
 	if (ktls_hs_is_settings_option(optname)) {

@@ -37,6 +37,20 @@
 #define KTLS_HS_START		105	/* set: none; start the server handshake */
 #define KTLS_HS_SESSION		106	/* get: struct ktls_hs_session_info */
 #define KTLS_HS_STATS		107	/* get: struct ktls_hs_listen_stats (listener) */
+/*
+ * set: int, on a socket whose TLS 1.3 keys come from the in-kernel
+ * handshake: send a KeyUpdate and switch to our next traffic key; 1 also
+ * asks the peer to update its own (KTLS_HS_REKEY_REQUEST).  Errors:
+ * EINVAL (optlen not sizeof(int), or another value), EOPNOTSUPP (keys set
+ * by userspace, or none), EINPROGRESS (handshake running), or what a
+ * blocking send() would fail with.  The kernel also answers the peer's
+ * KeyUpdate on such sockets by itself; see Documentation/handshake.rst.
+ */
+#define KTLS_HS_REKEY	108
+
+/* KTLS_HS_REKEY values */
+#define KTLS_HS_REKEY_OURS		0	/* update_not_requested */
+#define KTLS_HS_REKEY_REQUEST	1	/* update_requested */
 
 /* KTLS_HS_SUITES bits (TLS 1.3 cipher suites); default: all */
 #define KTLS_HS_SUITE_AES_128_GCM_SHA256	0x00000001U
