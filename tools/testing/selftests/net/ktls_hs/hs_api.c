@@ -277,7 +277,7 @@ TEST_F(armed, not_for_listeners)
 	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_STATS, &session, 4), -1);
 	EXPECT_EQ(errno, ENOPROTOOPT);
 	/* Upstream's unknown-option errno past our range. */
-	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_STATS + 1, 1), -1);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_REKEY + 1, 1), -1);
 	EXPECT_EQ(errno, ENOPROTOOPT);
 }
 
