@@ -105,6 +105,13 @@ struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
 		goto err_free;
 	}
 	conn->engine = ktls_hs_init(conn->mem, conn->mem_size, &conn->cfg);
+	/* The pool gave at least ktls_hs_size(): only a bug gets here. */
+	if (WARN_ON_ONCE(!conn->engine)) {
+		ktls_hs_pool_free(&ktls_hs_engine_pool, conn->mem, conn->mem_size);
+		conn->mem = NULL;
+		err = -EINVAL;
+		goto err_free;
+	}
 	return conn;
 
 err_free:
