@@ -234,7 +234,12 @@ static int ktls_ops_shutdown(struct socket *sock, int how)
 	return ctx->sk_ops->shutdown(sock, how);
 }
 
-static void ktls_ctx_free(struct ktls_ctx *ctx)
+/*
+ * Take the context out of the per-netns counters.  The socket must still
+ * be alive: on close that is before TCP's close, whose last sock_put()
+ * frees a socket that is already in TCP_CLOSE (a peer's reset).
+ */
+static void ktls_ctx_uncount(struct ktls_ctx *ctx)
 {
 	struct sock *sk = ctx->sk;
 
@@ -242,6 +247,11 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 		ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
 	if (ctx->rx_conf == KTLS_CONF_SW)
 		ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
+}
+
+/* The socket may be gone already: nothing here may touch ctx->sk. */
+static void ktls_ctx_free(struct ktls_ctx *ctx)
+{
 	if (ctx->tx)
 		ktls_tx_free(ctx);
 	if (ctx->rx)
@@ -270,6 +280,7 @@ static void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeou
 	write_unlock_bh(&sk->sk_callback_lock);
 	release_sock(sk);
 
+	ktls_ctx_uncount(ctx);
 	base->close(sk, timeout);
 	ktls_ctx_free(ctx);
 }
@@ -368,6 +379,7 @@ static void ktls_release(struct sock *sk)
 	if (!ctx)
 		return;
 	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
+	ktls_ctx_uncount(ctx);
 	ktls_ctx_free(ctx);
 }
 
