@@ -167,6 +167,9 @@ static inline bool ktls_hs_conn_done(const struct ktls_hs_conn *conn)
  * @handoff:	children done that accept() took before we could move
  *		them out of the queue, so they cannot go back into it
  * @closing:	the listener stopped listening: its children are closed
+ * @accepting:	accept() calls inside TCP's accept right now; the queue
+ *		is not ours to take children out of meanwhile
+ * @pull_due:	a pull was put off for them; the last one out does it
  * @saved_data_ready: the listener's own callback, for waking accept()
  * @stats:	counters for KTLS_HS_STATS
  * @rcu:	freed after a grace period: softirq finds it through the
@@ -179,6 +182,8 @@ struct ktls_hs_listen {
 	struct list_head children;
 	struct list_head handoff;
 	bool closing;
+	unsigned int accepting;
+	bool pull_due;
 	void (*saved_data_ready)(struct sock *sk);
 	struct ktls_hs_listen_stats stats;
 	struct rcu_head rcu;

@@ -15,6 +15,12 @@
  * connections.  An accept() racing with us may still dequeue a child in
  * handshake; we then adopt it and hand it over directly when it is done.
  *
+ * TCP's accept checks that the queue is not empty and then dequeues,
+ * trusting the listener's socket lock to keep other removers out; we
+ * take children out from softirq without that lock.  So we never do it
+ * while an accept() is inside TCP's accept: a pull that meets one is
+ * left to the accept() to do on its way out.
+ *
  * Failed children are closed from a work item: closing a socket may
  * sleep, and the handshake ends in softirq.
  */
@@ -143,6 +149,10 @@ static void ktls_hs_listen_pull(struct ktls_hs_listen *l)
 	spin_lock_bh(&l->lock);
 	if (l->closing)
 		goto out;
+	if (l->accepting) {
+		l->pull_due = true;
+		goto out;
+	}
 	spin_lock(&queue->rskq_lock);
 	pprev = &queue->rskq_accept_head;
 	while ((req = *pprev)) {
@@ -376,6 +386,34 @@ static int ktls_hs_accept_wait(struct sock *sk, struct ktls_hs_listen *l,
 	return 0;
 }
 
+/*
+ * TCP's accept, which must not see us take children out of the queue
+ * while it runs (see the top of the file).  It does not block: the
+ * caller asks for O_NONBLOCK and waits itself.
+ */
+static struct sock *ktls_hs_tcp_accept(struct ktls_ctx *ctx,
+				       struct ktls_hs_listen *l,
+				       struct proto_accept_arg *arg)
+{
+	struct sock *child;
+	bool pull;
+
+	spin_lock_bh(&l->lock);
+	l->accepting++;
+	spin_unlock_bh(&l->lock);
+
+	child = ctx->sk_proto->accept(l->sk, arg);
+
+	spin_lock_bh(&l->lock);
+	pull = !--l->accepting && l->pull_due;
+	if (pull)
+		l->pull_due = false;
+	spin_unlock_bh(&l->lock);
+	if (pull)
+		ktls_hs_listen_pull(l);
+	return child;
+}
+
 /**
  * ktls_hs_listen_accept() - proto accept of an armed listener
  * @sk:		the listener
@@ -397,7 +435,7 @@ struct sock *ktls_hs_listen_accept(struct sock *sk, struct proto_accept_arg *arg
 		child = ktls_hs_take_handoff(l);
 		if (!child) {
 			arg->flags = flags | O_NONBLOCK;
-			child = ctx->sk_proto->accept(sk, arg);
+			child = ktls_hs_tcp_accept(ctx, l, arg);
 			arg->flags = flags;
 			if (!child && arg->err != -EAGAIN)
 				return NULL;
