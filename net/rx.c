@@ -569,15 +569,21 @@ static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
 	}
 }
 
+/* The stream is broken for good: every read and write gets @err. */
+static int ktls_rx_fail(struct sock *sk, struct ktls_rx *rx, int err)
+{
+	rx->err = err;
+	WRITE_ONCE(sk->sk_err, -err);
+	sk_error_report(sk);
+	return err;
+}
+
 /* A decryption failure breaks the stream for good. */
 static int ktls_rx_bad(struct sock *sk, struct ktls_rx *rx, int err)
 {
 	if (err == -EBADMSG)
 		ktls_stat_inc(sk, KTLS_STAT_DECRYPT_ERROR);
-	rx->err = err;
-	WRITE_ONCE(sk->sk_err, -err);
-	sk_error_report(sk);
-	return err;
+	return ktls_rx_fail(sk, rx, err);
 }
 
 /* A TLS 1.3 KeyUpdate ends the current keys: nothing more until new ones. */
@@ -602,10 +608,7 @@ static int ktls_rx_fatal(struct sock *sk, struct ktls_rx *rx, int err,
 			 u8 alert)
 {
 	ktls_tx_alert(sk, alert);
-	rx->err = err;
-	WRITE_ONCE(sk->sk_err, -err);
-	sk_error_report(sk);
-	return err;
+	return ktls_rx_fail(sk, rx, err);
 }
 
 /*
