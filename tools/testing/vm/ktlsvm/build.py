@@ -94,25 +94,24 @@ def adapt_tls_c(text):
 
 
 # The harness kills a test after 30 s.  The mutliproc cases move 36 to
-# 72 MB through one socket with 12 to 16 processes; under TCG with KASAN
-# and the generic SM4/ARIA code (no instructions for them) that takes
-# minutes, over five on a loaded host, and there even AES-CCM and ChaCha20
-# ones miss 30 s.  Neither says anything about the module, so the limit is
-# raised for every test of the file, for both kernels and the in-tree
-# baseline alike.
-UPSTREAM_TEST_TIMEOUT = 600
-_HARNESS_INCLUDE = '#include "../kselftest_harness.h"\n'
+# 72 MB through one socket with 12 to 16 processes; under TCG that takes
+# from 10 s (distro kernel, AES-NI) to minutes (KASAN with the generic
+# SM4/ARIA code, over five on a loaded host), which says nothing about
+# the module, so they get a limit of their own.  Every other case keeps
+# the harness's 30 s: the in-tree tls.ko of 6.12 never answers some of
+# the rekey cases of Debian's tls.c, and there a long limit only makes
+# the baseline hang longer (a 600 s default did not finish it in 50 min).
+UPSTREAM_SLOW_TESTS = re.compile(r"^TEST_F\((\s*tls\s*,\s*mutliproc_\w+\s*)\)", re.M)
+UPSTREAM_SLOW_TIMEOUT = 600
 
 
-def scale_harness_timeout(text, seconds=UPSTREAM_TEST_TIMEOUT):
-    """Returns tls.c with the harness's default per-test timeout set to
-    @seconds: TEST_F() takes TEST_TIMEOUT_DEFAULT where tls.c uses it."""
-    if _HARNESS_INCLUDE not in text:
-        raise RunnerError("tls.c: no kselftest_harness.h include; update scale_harness_timeout()")
-    return text.replace(_HARNESS_INCLUDE, _HARNESS_INCLUDE +
-                        "/* adapted by ktls-hs at build time: TCG + KASAN are slow */\n"
-                        "#undef TEST_TIMEOUT_DEFAULT\n"
-                        f"#define TEST_TIMEOUT_DEFAULT {seconds}\n", 1)
+def scale_harness_timeout(text, seconds=UPSTREAM_SLOW_TIMEOUT):
+    """Returns tls.c with the mutliproc cases declared with a per-test
+    limit of @seconds (TEST_F_TIMEOUT) instead of the harness default."""
+    text, n = UPSTREAM_SLOW_TESTS.subn(rf"TEST_F_TIMEOUT(\1, {seconds})", text)
+    if n == 0:
+        raise RunnerError("tls.c: no TEST_F(tls, mutliproc_*); update scale_harness_timeout()")
+    return text
 
 
 def upstream_pieces(text):
