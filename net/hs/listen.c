@@ -68,6 +68,23 @@ static struct ktls_hs_conn *ktls_hs_child_conn(const struct sock *child)
 	return ctx ? ctx->hs : NULL;
 }
 
+/*
+ * The children we hold count toward the listener's sk_ack_backlog.  TCP
+ * changes that count only under the accept queue's lock, with a plain
+ * read-modify-write, so ours take the same lock: under our own lock
+ * alone, an update racing with a child TCP queues on another CPU is
+ * lost, and the count no longer drains to zero when the listener stops.
+ * Called under the listener's lock (lock order: ours, then the queue's).
+ */
+static void ktls_hs_backlog_adjust(struct sock *lsk, int delta)
+{
+	struct request_sock_queue *queue = &inet_csk(lsk)->icsk_accept_queue;
+
+	spin_lock(&queue->rskq_lock);
+	WRITE_ONCE(lsk->sk_ack_backlog, lsk->sk_ack_backlog + delta);
+	spin_unlock(&queue->rskq_lock);
+}
+
 /* Queue a child for closing; @conn may be NULL when only @req has it. */
 static void ktls_hs_reap(struct ktls_hs_conn *conn, struct request_sock *req)
 {
@@ -188,7 +205,7 @@ static void ktls_hs_listen_pull(struct ktls_hs_listen *l)
 			l->stats.in_progress++;
 			continue;
 		}
-		sk_acceptq_removed(l->sk);
+		ktls_hs_backlog_adjust(l->sk, -1);
 		if (conn) {
 			conn->state = KTLS_HS_CHILD_GONE;
 			conn->req = req;
@@ -263,7 +280,7 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 		conn->req = NULL;
 		conn->state = KTLS_HS_CHILD_GONE;
 		/* The queue counts it again, or it leaves for good. */
-		sk_acceptq_removed(lsk);
+		ktls_hs_backlog_adjust(lsk, -1);
 		if (done) {
 			/* Not closing, so still listening: the add succeeds. */
 			inet_csk_reqsk_queue_add(lsk, req, conn->sk);
@@ -281,7 +298,7 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 			wake = true;
 		} else {
 			list_del_init(&conn->node);
-			sk_acceptq_removed(lsk);
+			ktls_hs_backlog_adjust(lsk, -1);
 			conn->state = KTLS_HS_CHILD_GONE;
 			reap = true;
 		}
@@ -315,7 +332,7 @@ static struct sock *ktls_hs_take_handoff(struct ktls_hs_listen *l)
 	if (conn) {
 		list_del_init(&conn->node);
 		conn->state = KTLS_HS_CHILD_GONE;
-		sk_acceptq_removed(l->sk);
+		ktls_hs_backlog_adjust(l->sk, -1);
 		child = conn->sk;
 	}
 	spin_unlock_bh(&l->lock);
@@ -341,7 +358,7 @@ static bool ktls_hs_accept_child(struct ktls_hs_listen *l, struct sock *child)
 	if (!closing && !READ_ONCE(conn->ended)) {
 		conn->state = KTLS_HS_CHILD_ADOPTED;
 		list_add_tail(&conn->node, &l->children);
-		sk_acceptq_added(l->sk);
+		ktls_hs_backlog_adjust(l->sk, 1);
 		l->stats.in_progress++;
 		spin_unlock_bh(&l->lock);
 		return false;
@@ -541,7 +558,7 @@ void ktls_hs_listen_stop(struct sock *sk)
 		if (conn->state == KTLS_HS_CHILD_PULLED ||
 		    conn->state == KTLS_HS_CHILD_ADOPTED ||
 		    conn->state == KTLS_HS_CHILD_HANDOFF)
-			sk_acceptq_removed(sk);
+			ktls_hs_backlog_adjust(sk, -1);
 		conn->state = KTLS_HS_CHILD_GONE;
 		ktls_hs_reap(conn, NULL);
 	}
