@@ -148,6 +148,14 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 	sk->sk_write_space = ktls_hs_write_space;
 	conn->saved_allocation = sk->sk_allocation;
 	sk->sk_allocation = GFP_ATOMIC;
+	/*
+	 * tcp_sendmsg_locked() copies into sk_page_frag(), which is the
+	 * current task's page frag unless the socket says otherwise.  In
+	 * softirq that task is whichever one was interrupted, and it may be
+	 * filling that very frag.
+	 */
+	conn->saved_use_task_frag = sk->sk_use_task_frag;
+	sk->sk_use_task_frag = false;
 	if (!sk->sk_socket) {
 		struct socket *stub = &conn->stub.socket;
 
@@ -177,6 +185,7 @@ static void ktls_hs_conn_unhook(struct ktls_hs_conn *conn)
 		sk->sk_write_space = conn->saved_write_space;
 	if (conn->saved_allocation)
 		sk->sk_allocation = conn->saved_allocation;
+	sk->sk_use_task_frag = conn->saved_use_task_frag;
 	if (conn->stubbed && sk->sk_socket == &conn->stub.socket) {
 		WRITE_ONCE(sk->sk_socket, NULL);
 		RCU_INIT_POINTER(sk->sk_wq, NULL);

@@ -104,8 +104,10 @@ enum ktls_hs_child_state {
  * @ended:	set once, when the handshake ends
  * @in_push:	sending: TCP may call our write-space callback
  * @stubbed:	@stub stands in for the struct socket a child lacks
- * @saved_data_ready, @saved_write_space, @saved_allocation: what the
- *		socket had before; sends from softirq need GFP_ATOMIC
+ * @saved_data_ready, @saved_write_space, @saved_allocation,
+ * @saved_use_task_frag: what the socket had before; sends from softirq
+ *		need GFP_ATOMIC, and the socket's own page frag rather than
+ *		that of whatever task the softirq interrupted
  * @stub:	see ktls_hs_conn_start(); a whole socket_alloc, zeroed, since
  *		/proc/net/tcp and sock_diag read the inode of sk_socket
  * @session:	negotiated parameters, copied when the engine is done
@@ -131,6 +133,7 @@ struct ktls_hs_conn {
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
 	gfp_t saved_allocation;
+	bool saved_use_task_frag;
 	struct socket_alloc stub;
 	struct ktls_hs_session session;
 	struct rcu_head rcu;
