@@ -24,6 +24,7 @@
 #   KTLS_SECONDS  how long each run counts
 #   KTLS_CONNS    connections hs_load keeps in flight
 #   KTLS_PIN      1: servers on CPU 0, hs_load on CPU 1
+#   KTLS_CLIENT   lite (hs_load -L) or openssl
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -160,6 +161,7 @@ run_load() {	# run_load SLOT CASE WARMUP SECONDS [OUT]: hs_load against SLOT
 	local args=(-p "${PORTS[$1]}" -c "$KTLS_CONNS" -t "$(nproc)" -w "$3" -d "$4")
 
 	[ "$2" = get ] && args+=(-g /1k.bin -l 1024)
+	[ "${KTLS_CLIENT:-lite}" = lite ] && args+=(-L)
 	"${load_pin[@]}" "$KTLS_BIN/hs_load" "${args[@]}" >> "${5:-/dev/null}" \
 		2>> "$R/run$(($1 + 1)).err"
 }

@@ -7,7 +7,7 @@
  * measured, not the client), and counts what completes in a fixed time.
  *
  *   hs_load [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS]
- *	     [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI]
+ *	     [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L]
  *
  * Without -g a connection is done when the handshake is, and is closed at
  * once.  With -g it then sends "GET PATH" and reads the whole response,
@@ -21,6 +21,12 @@
  *
  * -t spreads the connections over that many threads, each with its own
  * epoll loop, so that the client can use every CPU the server can.
+ *
+ * -L replaces libssl by hs_lite.c, a client that does only what the
+ * server needs from it (one X25519 share per thread, the server's
+ * flight decrypted and hashed but not checked), at a fraction of
+ * libssl's cost: with the client on the same CPUs as the server, what
+ * the client spends is taken from the server.
  *
  * One line on stdout:
  *	result <mode> <completed> <errors> <seconds> <per second>
@@ -47,6 +53,8 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include "hs_lite.h"
+
 #define CONNS_MAX	4096
 #define THREADS_MAX	64
 #define RESP_MAX	(16 * 1024)	/* headers and the 1 KB file, with room */
@@ -58,6 +66,7 @@ enum conn_state { CS_HANDSHAKE, CS_REQUEST, CS_RESPONSE };
 struct conn {
 	int fd;
 	SSL *ssl;
+	struct lite_conn *lite;		/* -L */
 	enum conn_state state;
 	size_t req_off;
 	size_t resp_len;
@@ -76,6 +85,7 @@ static SSL_CTX *ctx;
 static const char *get_path;	/* NULL: handshakes only */
 static long body_len = -1;	/* -l: the size the body must have */
 static const char *sni;
+static bool use_lite;
 static char request[1024];
 static size_t request_len;
 static double measure_from, deadline;	/* CLOCK_MONOTONIC seconds */
@@ -128,7 +138,8 @@ static void conn_close(int ep, struct conn *c)
 	 * No close_notify: it would cost both sides a record that neither
 	 * server needs to tell the end of the connection.
 	 */
-	SSL_free(c->ssl);
+	if (c->ssl)
+		SSL_free(c->ssl);
 	close(c->fd);
 	c->ssl = NULL;
 	c->fd = -1;
@@ -154,6 +165,10 @@ static bool conn_open(int ep, struct conn *c)
 		conn_error("connect", strerror(errno));
 		goto err_close;
 	}
+	if (use_lite) {
+		lite_start(c->lite, sni);
+		goto add;
+	}
 	c->ssl = SSL_new(ctx);
 	if (!c->ssl || !SSL_set_fd(c->ssl, c->fd)) {
 		conn_ssl_error("SSL_new");
@@ -163,6 +178,7 @@ static bool conn_open(int ep, struct conn *c)
 		conn_ssl_error("SNI");
 		goto err_free;
 	}
+add:
 	if (epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev)) {
 		conn_error("epoll_ctl", strerror(errno));
 		goto err_free;
@@ -198,26 +214,49 @@ static bool conn_wait(int ep, struct conn *c, int ret, const char *what)
 	return true;
 }
 
-/* The response is complete once its headers and Content-Length are in. */
-static int response_check(struct conn *c)
+/*
+ * The response (NUL-terminated, @resp_len bytes) is complete once its
+ * headers and Content-Length are in: 1, 0 while incomplete, -1 if bad.
+ */
+static int response_check(const char *resp, size_t resp_len)
 {
-	char *end, *cl;
+	const char *end, *cl;
 	long len;
 
-	end = strstr(c->resp, "\r\n\r\n");
+	end = strstr(resp, "\r\n\r\n");
 	if (!end)
-		return c->resp_len < RESP_MAX ? 0 : -1;
-	if (strncmp(c->resp, "HTTP/1.1 200 ", 13))
+		return resp_len < RESP_MAX ? 0 : -1;
+	if (strncmp(resp, "HTTP/1.1 200 ", 13))
 		return -1;
-	cl = strcasestr(c->resp, "\r\nContent-Length:");
+	cl = strcasestr(resp, "\r\nContent-Length:");
 	if (!cl || cl > end)
 		return -1;
 	len = strtol(cl + 17, NULL, 10);
 	if (len < 0 || (body_len >= 0 && len != body_len))
 		return -1;
-	if (c->resp_len - (end + 4 - c->resp) < (size_t)len)
-		return c->resp_len < RESP_MAX ? 0 : -1;
+	if (resp_len - (end + 4 - resp) < (size_t)len)
+		return resp_len < RESP_MAX ? 0 : -1;
 	return 1;
+}
+
+/* conn_step() of -L: hs_lite does the whole exchange. */
+static int conn_step_lite(int ep, struct conn *c)
+{
+	struct epoll_event ev = { .data.ptr = c };
+	const char *why = NULL;
+	unsigned int events;
+	int ret;
+
+	ret = lite_step(c->lite, c->fd, get_path ? request : NULL,
+			request_len, c->resp, RESP_MAX, &c->resp_len,
+			response_check, &events, &why);
+	if (ret < 0) {
+		conn_error("exchange", why);
+	} else if (!ret) {
+		ev.events = events;
+		epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
+	}
+	return ret;
 }
 
 /*
@@ -228,6 +267,8 @@ static int conn_step(int ep, struct conn *c)
 {
 	int ret;
 
+	if (use_lite)
+		return conn_step_lite(ep, c);
 	/* so that an EOF does not show as some earlier call's errno */
 	errno = 0;
 	if (c->state == CS_HANDSHAKE) {
@@ -254,13 +295,45 @@ static int conn_step(int ep, struct conn *c)
 			return conn_wait(ep, c, ret, "response") ? 0 : -1;
 		c->resp_len += ret;
 		c->resp[c->resp_len] = '\0';
-		ret = response_check(c);
+		ret = response_check(c->resp, c->resp_len);
 		if (ret) {
 			if (ret < 0)
 				conn_error("response", "not a 200 with the expected body");
 			return ret;
 		}
 	}
+}
+
+static void conns_free(struct conn *conns, int n)
+{
+	int i;
+
+	for (i = 0; conns && i < n; i++)
+		free(conns[i].lite);
+	free(conns);
+}
+
+/* A thread's connections; with -L each has its hs_lite state too. */
+static struct conn *conns_alloc(int n)
+{
+	struct conn *conns = calloc(n, sizeof(*conns));
+	int i;
+
+	if (!conns || !use_lite)
+		return conns;
+	if (!lite_thread_init()) {
+		errno = ENOMEM;
+		goto err;
+	}
+	for (i = 0; i < n; i++) {
+		conns[i].lite = malloc(sizeof(*conns[i].lite));
+		if (!conns[i].lite)
+			goto err;
+	}
+	return conns;
+err:
+	conns_free(conns, n);
+	return NULL;
 }
 
 static void *worker_run(void *arg)
@@ -270,14 +343,14 @@ static void *worker_run(void *arg)
 	struct conn *conns;
 	int ep, i, n, left, live = 0;
 
-	conns = calloc(w->conns, sizeof(*conns));
+	conns = conns_alloc(w->conns);
 	ep = epoll_create1(0);
 	if (!conns || ep < 0) {
 		fprintf(stderr, "hs_load: %s\n", strerror(errno));
 		w->errors++;
 		if (ep >= 0)
 			close(ep);
-		free(conns);
+		conns_free(conns, w->conns);
 		return NULL;
 	}
 	for (i = 0; i < w->conns; i++) {
@@ -320,7 +393,7 @@ static void *worker_run(void *arg)
 	for (i = 0; i < w->conns; i++)
 		conn_close(ep, &conns[i]);
 	close(ep);
-	free(conns);
+	conns_free(conns, w->conns);
 	return NULL;
 }
 
@@ -361,7 +434,7 @@ static void resolve(const char *host, const char *port)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS] [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI]\n",
+		"usage: %s [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS] [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L]\n",
 		prog);
 	exit(2);
 }
@@ -374,7 +447,7 @@ int main(int argc, char **argv)
 	unsigned long done = 0, errors = 0;
 	double secs = 10.0, warm = 0.0, took;
 
-	while ((o = getopt(argc, argv, "h:p:c:t:w:d:g:l:n:")) != -1) {
+	while ((o = getopt(argc, argv, "h:p:c:t:w:d:g:l:n:L")) != -1) {
 		switch (o) {
 		case 'h':
 			host = optarg;
@@ -402,6 +475,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			sni = optarg;
+			break;
+		case 'L':
+			use_lite = true;
 			break;
 		default:
 			usage(argv[0]);
