@@ -25,6 +25,9 @@
 #   KTLS_CONNS    connections hs_load keeps in flight
 #   KTLS_PIN      1: servers on CPU 0, hs_load on CPU 1
 #   KTLS_CLIENT   lite (hs_load -L) or openssl
+#   KTLS_CLIENT_AT  guest: hs_load runs here; host: the host runs it
+#                 through QEMU's user network and forwarded ports, and
+#                 this script only serves until $R/host-done appears
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -54,6 +57,38 @@ fail() {	# fail REASON: both runs get it, the guest stops
 	echo done > "$R/finished"
 	exit 1
 }
+
+finish() {	# the servers must have lived through it all
+	local slot
+
+	for slot in 0 1; do
+		kill -0 "${PIDS[$slot]}" 2>/dev/null ||
+			echo "error end - the ${S[$slot]} server died" >> "$R/run$((slot + 1)).txt"
+	done
+	dmesg > "$R/dmesg.txt"
+	[ -e /proc/net/tls_stat ] && cat /proc/net/tls_stat > "$R/tls_stat.txt"
+	echo done > "$R/finished"
+	say "finished"
+	exit 0
+}
+
+# QEMU's user network: the guest is 10.0.2.15, and the host reaches the
+# servers through ports QEMU forwards to it.
+host_net() {
+	local dev
+
+	modprobe virtio_net 2>/dev/null
+	for dev in /sys/class/net/*; do
+		dev=${dev##*/}
+		[ "$dev" = lo ] && continue
+		ip link set "$dev" up &&
+			ip addr add 10.0.2.15/24 dev "$dev" && return 0
+	done
+	return 1
+}
+if [ "${KTLS_CLIENT_AT:-guest}" = host ]; then
+	host_net || fail "no network device for the host's load"
+fi
 
 server_pin=()
 load_pin=()
@@ -104,7 +139,7 @@ start_nginx() {	# start_nginx PORT
 		uwsgi_temp_path $d/tmp/uwsgi;
 		scgi_temp_path $d/tmp/scgi;
 		server {
-			listen 127.0.0.1:$1 ssl backlog=1024;
+			listen $1 ssl backlog=1024;
 			ssl_certificate $T/srv.pem;
 			ssl_certificate_key $T/srv.key;
 			ssl_protocols TLSv1.3;
@@ -223,6 +258,15 @@ for slot in 0 1; do
 	echo "negotiated $(negotiated "${PORTS[$slot]}")" >> "$R/run$((slot + 1)).txt"
 done
 
+if [ "${KTLS_CLIENT_AT:-guest}" = host ]; then
+	# The host drives the load and writes the results; we serve until it
+	# is done (its own limit ends the boot if it never is).
+	echo ready > "$R/ready"
+	say "servers up: ${S[0]} on ${PORTS[0]}, ${S[1]} on ${PORTS[1]}; load from the host"
+	while [ ! -e "$R/host-done" ]; do sleep 1; done
+	finish
+fi
+
 # Page in both servers and the client, fill nginx's and our pools.
 for slot in 0 1; do
 	for c in handshake get; do run_load "$slot" "$c" 0 1; done
@@ -245,11 +289,4 @@ for round in $(seq "$KTLS_ROUNDS"); do
 	say "round $round/$KTLS_ROUNDS done"
 done
 
-for slot in 0 1; do
-	kill -0 "${PIDS[$slot]}" 2>/dev/null ||
-		echo "error end - the ${S[$slot]} server died" >> "$R/run$((slot + 1)).txt"
-done
-dmesg > "$R/dmesg.txt"
-[ -e /proc/net/tls_stat ] && cat /proc/net/tls_stat > "$R/tls_stat.txt"
-echo done > "$R/finished"
-say "finished"
+finish

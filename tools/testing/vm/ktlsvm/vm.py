@@ -73,18 +73,20 @@ def _kill(proc):
         pass
 
 
-def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=()):
+def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=(), extra=()):
     """Boots kernel, runs script with env inside, waits at most timeout s.
 
     The console (kernel log and script output) goes to report/console.log;
     lines the guest prints with the "ktls-vm:" prefix are echoed as
-    progress.  Returns True if the guest finished before the time limit.
+    progress.  @extra goes to vng as it is.  Returns True if the guest
+    finished before the time limit.
     """
     report.mkdir(parents=True, exist_ok=True)
     assign = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items())
     cmd = _vng_base(kernel, kvm_usable(), cpus, memory) + ["--verbose"]
     for d in rwdirs:
         cmd += ["--rwdir", str(d)]
+    cmd += list(extra)
     cmd += ["--exec", f"{assign} {shlex.quote(str(script))}"]
     console = report / "console.log"
     start = time.monotonic()
