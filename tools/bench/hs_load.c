@@ -24,7 +24,8 @@
  *
  * -L replaces libssl by hs_lite.c, a client that does only what the
  * server needs from it (one X25519 share per thread, the server's
- * flight decrypted and hashed but not checked), at a fraction of
+ * certificate and signature decrypted and hashed but not checked, its
+ * Finished checked), at a fraction of
  * libssl's cost: with the client on the same CPUs as the server, what
  * the client spends is taken from the server.
  *
