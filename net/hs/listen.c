@@ -257,7 +257,8 @@ static void ktls_hs_listen_wake(struct ktls_hs_listen *l)
 void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 {
 	struct ktls_hs_listen *l = conn->listen;
-	bool done = conn->end == KTLS_HS_END_DONE;
+	/* A hand-over goes to accept() like a completed handshake. */
+	bool done = ktls_hs_conn_done(conn);
 	struct request_sock *req = NULL;
 	bool wake = false, pull = false, reap = false;
 	struct sock *lsk = l->sk;
