@@ -31,6 +31,7 @@
 #include <ktls_hs/identity.h>
 
 #include "../ktls.h"
+#include "events.h"
 #include "hs.h"
 #include "pool.h"
 
@@ -181,6 +182,7 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 
 	sk_reset_timer(sk, &conn->timer,
 		       jiffies + msecs_to_jiffies(conn->settings->timeout_ms));
+	ktls_hs_ev_start(conn);
 }
 
 /* Give the socket back what the handshake borrowed. */
@@ -383,6 +385,7 @@ static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 			       sizeof(conn->session));
 		}
 	}
+	ktls_hs_ev_end(conn, why);
 	conn->end = why;
 	/* Pairs with ktls_hs_conn_done(): @end is read after @ended. */
 	smp_store_release(&conn->ended, true);
@@ -521,6 +524,7 @@ void ktls_hs_conn_stop(struct ktls_hs_conn *conn)
 {
 	if (conn->ended)
 		return;
+	ktls_hs_ev_aborted(conn);
 	conn->end = KTLS_HS_END_FAILED;
 	/* Pairs with ktls_hs_conn_done(): @end is read after @ended. */
 	smp_store_release(&conn->ended, true);

@@ -180,6 +180,7 @@ static inline bool ktls_hs_conn_done(const struct ktls_hs_conn *conn)
 /* The handshake handed the socket over with its ClientHello unread. */
 static inline bool ktls_hs_conn_fallen_back(const struct ktls_hs_conn *conn)
 {
+	/* Pairs with the release in ktls_hs_conn_end(), as above. */
 	return smp_load_acquire(&conn->ended) &&
 	       conn->end == KTLS_HS_END_FALLBACK;
 }
