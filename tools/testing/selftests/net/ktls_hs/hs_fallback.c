@@ -477,6 +477,47 @@ TEST_F(handover, bytes_unread)
 	close(cfd);
 }
 
+/* A per-socket handshake hands over the same way, to recv(). */
+TEST(per_socket_handover)
+{
+	struct hello h = { .tls13 = 0, .suite = SUITE_RSA_AES_128_CBC,
+			   .group = GROUP_X25519 };
+	static uint8_t msg[4096], stream[8192], got[8192];
+	int key = env_serial("KTLS_HS_KEY");
+	struct sockaddr_in sa;
+	int lfd, cfd, afd;
+	unsigned int v;
+	size_t slen;
+
+	ASSERT_GT(key, 0);
+	lfd = listener(&sa);
+	ASSERT_GE(lfd, 0);
+	cfd = connect_to(&sa);
+	ASSERT_GE(cfd, 0);
+	afd = accept(lfd, NULL, NULL);
+	ASSERT_GE(afd, 0);
+	ASSERT_EQ(ulp(afd, "tls"), 0);
+	ASSERT_EQ(set_u32(afd, KTLS_HS_IDENTITY, key), 0);
+	ASSERT_EQ(set_u32(afd, KTLS_HS_FALLBACK, 1), 0);
+	ASSERT_EQ(setsockopt(afd, SOL_TLS, KTLS_HS_START, NULL, 0), 0);
+	ASSERT_EQ(get_u32(afd, KTLS_HS_FALLEN_BACK, &v), 0);
+	EXPECT_EQ(v, 0);
+
+	slen = frame(stream, msg, build_hello(msg, &h), 50);
+	memcpy(stream + slen, "tail", 4);
+	slen += 4;
+	ASSERT_EQ(send_slowly(cfd, stream, slen, 30), 0);
+	/* recv() waits for the handshake, then gets the hello. */
+	ASSERT_EQ(read_all(afd, got, slen), 0);
+	EXPECT_EQ(memcmp(got, stream, slen), 0);
+	ASSERT_EQ(get_u32(afd, KTLS_HS_FALLEN_BACK, &v), 0);
+	EXPECT_EQ(v, 1);
+	EXPECT_TRUE(nothing_received(cfd));
+	close(afd);
+	close(cfd);
+	close(lfd);
+}
+
 /* What is not a hand-over: a malformed hello, refused names. */
 TEST_F(fb, malformed_gets_alert)
 {

@@ -36,6 +36,8 @@
 #define SOL_TLS 282
 #endif
 
+#define SUITES "TLS_AES_128_GCM_SHA256:TLS_AES_128_CCM_SHA256:TLS_AES_256_GCM_SHA384"
+
 /* The BIO: the bytes read ahead first, then the socket. */
 struct prefix_bio {
 	int fd;
@@ -51,7 +53,7 @@ static int prefix_read(BIO *b, char *out, int outl)
 	if (outl <= 0)
 		return 0;
 	if (p->off < p->len) {
-		n = p->len - p->off < (size_t)outl ? p->len - p->off : outl;
+		n = p->len - p->off < (size_t)outl ? p->len - p->off : (size_t)outl;
 		memcpy(out, p->buf + p->off, n);
 		p->off += n;
 		return n;
@@ -255,19 +257,35 @@ int main(int argc, char **argv)
 	int port = 0, key = 0, fallback = 0, sni = 0, timeout = 0;
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	int lfd, fd, c, one = 1, fb;
+	SSL_CONF_CTX *cctx;
 	socklen_t len;
 	SSL_CTX *ctx;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p': port = atoi(optarg); break;
-		case 'k': key = atoi(optarg); break;
-		case 'c': cert = optarg; break;
-		case 'K': pkey = optarg; break;
-		case 'f': fallback = 1; break;
-		case 's': sni = atoi(optarg); break;
-		case 't': timeout = atoi(optarg); break;
-		default: return 2;
+		case 'p':
+			port = atoi(optarg);
+			break;
+		case 'k':
+			key = atoi(optarg);
+			break;
+		case 'c':
+			cert = optarg;
+			break;
+		case 'K':
+			pkey = optarg;
+			break;
+		case 'f':
+			fallback = 1;
+			break;
+		case 's':
+			sni = atoi(optarg);
+			break;
+		case 't':
+			timeout = atoi(optarg);
+			break;
+		default:
+			return 2;
 		}
 	}
 	if (!port || key <= 0 || !cert || !pkey) {
@@ -277,17 +295,29 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
+	/*
+	 * Configured as a configuration file would: what the kernel lacks
+	 * is what userspace must be able to do.
+	 */
 	ctx = SSL_CTX_new(TLS_server_method());
-	if (!ctx || SSL_CTX_use_certificate_chain_file(ctx, cert) != 1 ||
-	    SSL_CTX_use_PrivateKey_file(ctx, pkey, SSL_FILETYPE_PEM) != 1) {
+	cctx = SSL_CONF_CTX_new();
+	if (!ctx || !cctx) {
 		ERR_print_errors_fp(stderr);
 		return 1;
 	}
-	/* What the kernel lacks is what userspace must be able to do. */
-	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
-	SSL_CTX_set_ciphersuites(ctx, "TLS_AES_128_GCM_SHA256:"
-				 "TLS_AES_128_CCM_SHA256:TLS_AES_256_GCM_SHA384");
-	SSL_CTX_set1_groups_list(ctx, "X25519:P-256:ffdhe2048");
+	SSL_CONF_CTX_set_flags(cctx, SSL_CONF_FLAG_FILE | SSL_CONF_FLAG_SERVER |
+			       SSL_CONF_FLAG_CERTIFICATE);
+	SSL_CONF_CTX_set_ssl_ctx(cctx, ctx);
+	if (SSL_CONF_cmd(cctx, "Certificate", cert) != 2 ||
+	    SSL_CONF_cmd(cctx, "PrivateKey", pkey) != 2 ||
+	    SSL_CONF_cmd(cctx, "MinProtocol", "TLSv1.2") != 2 ||
+	    SSL_CONF_cmd(cctx, "Ciphersuites", SUITES) != 2 ||
+	    SSL_CONF_cmd(cctx, "Groups", "X25519:P-256:ffdhe2048") != 2 ||
+	    !SSL_CONF_CTX_finish(cctx)) {
+		ERR_print_errors_fp(stderr);
+		return 1;
+	}
+	SSL_CONF_CTX_free(cctx);
 
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	sa.sin_port = htons(port);
@@ -314,13 +344,12 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		len = sizeof(fb);
-		if (getsockopt(fd, SOL_TLS, KTLS_HS_FALLEN_BACK, &fb, &len)) {
+		if (getsockopt(fd, SOL_TLS, KTLS_HS_FALLEN_BACK, &fb, &len))
 			printf("conn getsockopt %s\n", strerror(errno));
-		} else if (fb) {
+		else if (fb)
 			serve_userspace(ctx, fd);
-		} else {
+		else
 			serve_kernel(fd);
-		}
 		close(fd);
 	}
 }
