@@ -2,7 +2,8 @@
 /*
  * Settings of the in-kernel handshake, as setsockopt(SOL_TLS) gives them
  * to an armed listener or to a socket about to run a per-socket
- * handshake: identity keys, suites, groups, ALPN and timeout.  A
+ * handshake: identity keys, suites, groups, ALPN, timeout, the hand-over
+ * to userspace and the policy for unknown server names.  A
  * settings object is immutable once published; every change publishes a
  * new one, so children cloned in softirq take a consistent snapshot
  * under RCU without the listener's lock.
@@ -190,6 +191,21 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, int optname,
 		if (!err)
 			s->timeout_ms = val;
 		return err;
+	case KTLS_HS_FALLBACK:
+		/* An int, as boolean socket options are. */
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && val > 1)
+			err = -EINVAL;
+		if (!err)
+			s->fallback = val;
+		return err;
+	case KTLS_HS_SNI_POLICY:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && val > KTLS_HS_SNI_FALLBACK)
+			err = -EINVAL;
+		if (!err)
+			s->sni_policy = val;
+		return err;
 	case KTLS_HS_ALPN:
 		/* An empty list turns ALPN off again. */
 		if (optlen > KTLS_HS_ALPN_MAX ||
@@ -213,6 +229,8 @@ bool ktls_hs_is_settings_option(int optname)
 	case KTLS_HS_GROUPS:
 	case KTLS_HS_ALPN:
 	case KTLS_HS_TIMEOUT:
+	case KTLS_HS_FALLBACK:
+	case KTLS_HS_SNI_POLICY:
 		return true;
 	}
 	return false;
@@ -295,6 +313,12 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 		break;
 	case KTLS_HS_TIMEOUT:
 		val = s ? s->timeout_ms : KTLS_HS_TIMEOUT_DEFAULT;
+		break;
+	case KTLS_HS_FALLBACK:
+		val = s ? s->fallback : 0;
+		break;
+	case KTLS_HS_SNI_POLICY:
+		val = s ? s->sni_policy : KTLS_HS_SNI_DEFAULT;
 		break;
 	default:
 		return -ENOPROTOOPT;

@@ -13,6 +13,7 @@
  *					 server flight	   -> WAIT_FINISHED
  *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
  *	WAIT_FINISHED	 Finished	 keys		   -> DONE
+ *					 handed back	   -> FALLBACK
  *	any		 bad input	 alert		   -> FAILED
  */
 #include <linux/errno.h>
@@ -39,6 +40,7 @@ enum ktls_hs_state {
 	KTLS_HS_WAIT_FINISHED,
 	KTLS_HS_STATE_DONE,
 	KTLS_HS_STATE_FAILED,
+	KTLS_HS_STATE_FALLBACK,
 };
 
 /*
@@ -61,7 +63,8 @@ enum ktls_hs_state {
  * struct ktls_hs - one server handshake
  * @cfg:	what we offer, held by the glue
  * @state:	where we are
- * @alert:	the alert we sent on failure, 0 if none
+ * @alert:	the alert we sent on failure, 0 if none; on fallback, the
+ *		one we did not send
  * @ccs_sent:	our middlebox-compatibility ChangeCipherSpec went out
  * @sni_ack:	the identity was chosen by the client's server_name
  * @suite:	the negotiated suite, once a ClientHello was accepted
@@ -233,13 +236,26 @@ static void ktls_hs_fail(struct ktls_hs *hs, int err)
 
 /* ---------------------------------------------------------- the choice */
 
+/* The client's server_name, for getsockopt and tracing, whatever comes. */
+static void ktls_hs_note_sni(struct ktls_hs *hs,
+			     const struct ktls_hs_client_hello *ch)
+{
+	struct ktls_hs_session *s = &hs->session;
+	size_t len = 0;
+
+	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
+		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
+		memcpy(s->sni, ch->server_name.data, len);
+	}
+	s->sni[len] = '\0';
+}
+
 /* Take the choice, and note it for getsockopt. */
 static void ktls_hs_accept(struct ktls_hs *hs,
 			   const struct ktls_hs_client_hello *ch,
 			   const struct ktls_hs_choice *c)
 {
 	struct ktls_hs_session *s = &hs->session;
-	size_t len;
 
 	hs->suite = c->suite;
 	hs->hash_len = ktls_hash_size(c->suite->hash);
@@ -256,12 +272,7 @@ static void ktls_hs_accept(struct ktls_hs *hs,
 	s->resumed = false;
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
-	len = 0;
-	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
-		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
-		memcpy(s->sni, ch->server_name.data, len);
-	}
-	s->sni[len] = '\0';
+	ktls_hs_note_sni(hs, ch);
 }
 
 /* --------------------------------------------------- the server side */
@@ -541,6 +552,24 @@ static int ktls_hs_send_server_flight(struct ktls_hs *hs,
 
 /* -------------------------------------------------------- the states */
 
+/*
+ * Whether the alert a first ClientHello earned may hand it to userspace
+ * instead: only what a fuller TLS stack could serve (another version,
+ * suite, group or signature algorithm; a name of another server), never
+ * a hello that is malformed or breaks the protocol.
+ */
+static bool ktls_hs_may_fall_back(const struct ktls_hs_config *cfg, int alert)
+{
+	switch (alert) {
+	case KTLS_ALERT_PROTOCOL_VERSION:
+	case KTLS_ALERT_HANDSHAKE_FAILURE:
+		return cfg->fallback;
+	case KTLS_ALERT_UNRECOGNIZED_NAME:
+		return cfg->sni_policy == KTLS_HS_SNI_FALLBACK;
+	}
+	return false;
+}
+
 static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 				     size_t len)
 {
@@ -551,7 +580,14 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 	err = ktls_hs_parse_client_hello(msg, len, &ch);
 	if (err)
 		return err;
+	ktls_hs_note_sni(hs, &ch);
 	err = ktls_hs_negotiate(hs->cfg, &ch, &c);
+	if (err > 0 && ktls_hs_may_fall_back(hs->cfg, err)) {
+		/* Nothing went out yet: the glue leaves the hello to userspace. */
+		hs->state = KTLS_HS_STATE_FALLBACK;
+		hs->alert = err;
+		return 0;
+	}
 	if (err)
 		return err;
 	ktls_hs_accept(hs, &ch, &c);
@@ -728,6 +764,8 @@ enum ktls_hs_status ktls_hs_status(const struct ktls_hs *hs)
 		return KTLS_HS_DONE;
 	case KTLS_HS_STATE_FAILED:
 		return KTLS_HS_FAILED;
+	case KTLS_HS_STATE_FALLBACK:
+		return KTLS_HS_HANDED_BACK;
 	default:
 		return KTLS_HS_RUNNING;
 	}

@@ -47,10 +47,28 @@
  * KeyUpdate on such sockets by itself; see Documentation/handshake.rst.
  */
 #define KTLS_HS_REKEY	108
+/*
+ * set/get: int 0/1, on an armed listener or before KTLS_HS_START.  1: a
+ * client asking for what the kernel lacks (protocol version, cipher
+ * suite, group, signature algorithm) is not refused but handed over
+ * untouched, through accept() or to the per-socket caller: no keys, the
+ * ClientHello still unread, for the application's own TLS library.  See
+ * Documentation/handshake.rst.
+ */
+#define KTLS_HS_FALLBACK	113
+/* get: int, 1 if the socket was handed over as above, else 0 */
+#define KTLS_HS_FALLEN_BACK	114
+/* set/get: __u32 KTLS_HS_SNI_*, for a server_name no identity matches */
+#define KTLS_HS_SNI_POLICY	115
 
 /* KTLS_HS_REKEY values */
 #define KTLS_HS_REKEY_OURS		0	/* update_not_requested */
 #define KTLS_HS_REKEY_REQUEST	1	/* update_requested */
+
+/* KTLS_HS_SNI_POLICY values */
+#define KTLS_HS_SNI_DEFAULT	0	/* serve the first identity */
+#define KTLS_HS_SNI_REJECT	1	/* fatal unrecognized_name alert */
+#define KTLS_HS_SNI_FALLBACK	2	/* hand the connection to userspace */
 
 /* KTLS_HS_SUITES bits (TLS 1.3 cipher suites); default: all */
 #define KTLS_HS_SUITE_AES_128_GCM_SHA256	0x00000001U
