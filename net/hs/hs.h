@@ -39,6 +39,9 @@ struct ktls_hs_listen;
  * @groups:	KTLS_HS_GROUP_* of the uapi
  * @timeout_ms:	a handshake not done by then is dropped
  * @alpn_len:	bytes of @alpn, a protocol_name_list; 0 = no ALPN
+ * @tickets:	ticket key group, referenced; NULL: no tickets
+ * @ticket_lifetime_s, @ticket_group, @ticket_rotate_s: KTLS_HS_TICKETS as
+ *		set, for getsockopt
  * @rcu:	freed after a grace period: clones read it under RCU
  */
 struct ktls_hs_settings {
@@ -50,6 +53,10 @@ struct ktls_hs_settings {
 	u32 timeout_ms;
 	u16 alpn_len;
 	u8 alpn[KTLS_HS_ALPN_MAX];
+	struct ktls_hs_ticket_keys *tickets;
+	u32 ticket_lifetime_s;
+	u32 ticket_group;
+	u32 ticket_rotate_s;
 	struct rcu_head rcu;
 };
 
@@ -57,8 +64,10 @@ struct ktls_hs_settings {
 struct ktls_hs_settings *ktls_hs_settings_get(struct ktls_hs_settings __rcu **slot);
 void ktls_hs_settings_put(struct ktls_hs_settings *s);
 bool ktls_hs_is_settings_option(int optname);
-int ktls_hs_settings_set(struct ktls_hs_settings __rcu **slot, int optname,
+int ktls_hs_settings_set(struct sock *sk,
+			 struct ktls_hs_settings __rcu **slot, int optname,
 			 sockptr_t optval, unsigned int optlen);
+int ktls_hs_settings_rotate(struct ktls_hs_settings __rcu **slot);
 int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 			     char __user *optval, int __user *optlen);
 

@@ -84,8 +84,8 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	if (ktls_hs_is_settings_option(optname)) {
 		/* A handshake keeps what it started with. */
 		err = ctx->hs ? -EISCONN :
-		      ktls_hs_settings_set(&ctx->hs_settings, optname, optval,
-					   optlen);
+		      ktls_hs_settings_set(sk, &ctx->hs_settings, optname,
+					   optval, optlen);
 	} else if (optname == KTLS_HS_START) {
 		err = ktls_hs_start(sk, ctx);
 	} else {
