@@ -15,7 +15,8 @@
 
 bool ktls_hs_is_option(int optname)
 {
-	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_REKEY;
+	return (optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_REKEY) ||
+	       optname == KTLS_HS_TICKETS || optname == KTLS_HS_TICKET_ROTATE;
 }
 
 /* KTLS_HS_START on an established socket the application accepted. */
@@ -88,6 +89,9 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 					   optval, optlen);
 	} else if (optname == KTLS_HS_START) {
 		err = ktls_hs_start(sk, ctx);
+	} else if (optname == KTLS_HS_TICKET_ROTATE) {
+		err = optlen ? -EINVAL :
+		      ktls_hs_settings_rotate(&ctx->hs_settings);
 	} else {
 		/* KTLS_HS_SESSION and KTLS_HS_STATS are read-only. */
 		err = -ENOPROTOOPT;
