@@ -25,6 +25,7 @@
 #include "../record.h"
 
 struct ktls_identity;
+struct ktls_hs_ticket_keys;
 
 #define KTLS_HS_MAX_IDENTITIES		8
 #define KTLS_HS_ALPN_LIST_MAX		256
@@ -42,6 +43,9 @@ struct ktls_identity;
  *		client sent a share for it
  * @alpn:	ALPN protocol_name_list in wire format (length-prefixed
  *		names), server preference order; @alpn_len 0 = no ALPN
+ * @tickets:	the key group tickets are sealed with, NULL for no tickets
+ *		and no resumption; held by the glue
+ * @ticket_lifetime: seconds a ticket is good for
  */
 struct ktls_hs_config {
 	struct ktls_identity *identities[KTLS_HS_MAX_IDENTITIES];
@@ -50,6 +54,8 @@ struct ktls_hs_config {
 	u32 groups;
 	u16 alpn_len;
 	u8 alpn[KTLS_HS_ALPN_LIST_MAX];
+	struct ktls_hs_ticket_keys *tickets;
+	u32 ticket_lifetime;
 };
 
 enum ktls_hs_status {
