@@ -109,7 +109,7 @@ struct ktls_hs_listen_stats {
 	__u64 timed_out;	/* closed by KTLS_HS_TIMEOUT */
 	__u64 dropped;		/* refused: no memory or too many in flight */
 	__u32 in_progress;	/* handshakes running now */
-	__u32 reserved;
+	__u32 resumed;		/* of completed, resumed from a ticket; wraps */
 };
 
 #endif /* _UAPI_LINUX_KTLS_HS_H */
