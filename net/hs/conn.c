@@ -71,6 +71,9 @@ static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
 	memcpy(cfg->alpn, s->alpn, s->alpn_len);
 	cfg->fallback = s->fallback;
 	cfg->sni_policy = s->sni_policy;
+	/* Held by @s, which the handshake holds. */
+	cfg->tickets = s->tickets;
+	cfg->ticket_lifetime = s->ticket_lifetime_s;
 	return 0;
 }
 
@@ -419,6 +422,7 @@ void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 	struct sock *sk = conn->sk;
 	enum ktls_hs_status st;
 	read_descriptor_t desc;
+	const u8 *buf;
 	bool sent;
 	int copied;
 
@@ -439,6 +443,16 @@ void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 	} while (st == KTLS_HS_RUNNING && (copied > 0 || sent));
 	/* The last flight, or the alert of a failure. */
 	ktls_hs_push(conn);
+
+	/*
+	 * A session ticket follows the handshake under the first traffic
+	 * key, ahead of anything the record layer sends: it must all be
+	 * out before the record layer takes over.  Write space brings us
+	 * back; the timeout bounds the wait.
+	 */
+	if (st == KTLS_HS_DONE && ktls_hs_output(conn->engine, &buf) &&
+	    !sk->sk_err && !(sk->sk_shutdown & SEND_SHUTDOWN))
+		return;
 
 	if (st == KTLS_HS_DONE) {
 		ktls_hs_conn_end(conn, KTLS_HS_END_DONE);

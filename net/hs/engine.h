@@ -25,6 +25,7 @@
 #include "../record.h"
 
 struct ktls_identity;
+struct ktls_hs_ticket_keys;
 
 #define KTLS_HS_MAX_IDENTITIES		8
 #define KTLS_HS_ALPN_LIST_MAX		256
@@ -46,6 +47,9 @@ struct ktls_identity;
  *		(KTLS_HS_FALLBACK) rather than refused
  * @sni_policy:	KTLS_HS_SNI_* (uapi): what a server_name no identity
  *		matches gets
+ * @tickets:	the key group tickets are sealed with, NULL for no tickets
+ *		and no resumption; held by the glue
+ * @ticket_lifetime: seconds a ticket is good for
  */
 struct ktls_hs_config {
 	struct ktls_identity *identities[KTLS_HS_MAX_IDENTITIES];
@@ -56,6 +60,8 @@ struct ktls_hs_config {
 	u8 alpn[KTLS_HS_ALPN_LIST_MAX];
 	bool fallback;
 	u8 sni_policy;
+	struct ktls_hs_ticket_keys *tickets;
+	u32 ticket_lifetime;
 };
 
 enum ktls_hs_status {

@@ -135,6 +135,9 @@ void ktls_hs_ev_end(const struct ktls_hs_conn *conn, int why)
 	switch (why) {
 	case KTLS_HS_END_DONE:
 		ktls_hs_stat_add(sk, KTLS_HS_STAT_COMPLETED, 1);
+		/* A resumed handshake counts in both. */
+		if (s->resumed)
+			ktls_hs_stat_add(sk, KTLS_HS_STAT_RESUMED, 1);
 		trace_ktls_hs_finish(sk, s->version, s->suite, s->group,
 				     s->resumed, s->sni, s->alpn);
 		return;

@@ -39,15 +39,6 @@ void ktls_hs_ev_dropped(const struct sock *sk);
 
 void ktls_hs_stat_add(const struct sock *sk, unsigned int stat, long delta);
 
-/*
- * For resumption: a handshake that completes resumed counts in both
- * TlsHsCompleted (from ktls_hs_ev_end()) and TlsHsResumed, from here.
- */
-static inline void ktls_hs_ev_resumed(const struct sock *sk)
-{
-	ktls_hs_stat_add(sk, KTLS_HS_STAT_RESUMED, 1);
-}
-
 int ktls_hs_events_init(void);
 void ktls_hs_events_exit(void);
 

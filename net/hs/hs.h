@@ -41,6 +41,9 @@ struct ktls_hs_listen;
  * @alpn_len:	bytes of @alpn, a protocol_name_list; 0 = no ALPN
  * @fallback:	KTLS_HS_FALLBACK: hand over what we cannot serve
  * @sni_policy:	KTLS_HS_SNI_* of the uapi
+ * @tickets:	ticket key group, referenced; NULL: no tickets
+ * @ticket_lifetime_s, @ticket_group, @ticket_rotate_s: KTLS_HS_TICKETS as
+ *		set, for getsockopt
  * @rcu:	freed after a grace period: clones read it under RCU
  */
 struct ktls_hs_settings {
@@ -54,6 +57,10 @@ struct ktls_hs_settings {
 	u8 alpn[KTLS_HS_ALPN_MAX];
 	bool fallback;
 	u8 sni_policy;
+	struct ktls_hs_ticket_keys *tickets;
+	u32 ticket_lifetime_s;
+	u32 ticket_group;
+	u32 ticket_rotate_s;
 	struct rcu_head rcu;
 };
 
@@ -61,8 +68,10 @@ struct ktls_hs_settings {
 struct ktls_hs_settings *ktls_hs_settings_get(struct ktls_hs_settings __rcu **slot);
 void ktls_hs_settings_put(struct ktls_hs_settings *s);
 bool ktls_hs_is_settings_option(int optname);
-int ktls_hs_settings_set(struct ktls_hs_settings __rcu **slot, int optname,
+int ktls_hs_settings_set(struct sock *sk,
+			 struct ktls_hs_settings __rcu **slot, int optname,
 			 sockptr_t optval, unsigned int optlen);
+int ktls_hs_settings_rotate(struct ktls_hs_settings __rcu **slot);
 int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 			     char __user *optval, int __user *optlen);
 

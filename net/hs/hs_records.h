@@ -29,8 +29,8 @@
 #define KTLS_HS_ALERT_ROOM	(KTLS_HS_PROT_OVERHEAD + 2)
 /*
  * Early data a client may send after offering it, which a server that
- * declines must skip (RFC 8446 4.2.10).  We never issue tickets, so no
- * max_early_data_size was ever announced; this bounds the work.
+ * declines must skip (RFC 8446 4.2.10).  Our tickets never announce a
+ * max_early_data_size, so none was ever allowed; this bounds the work.
  */
 #define KTLS_HS_EARLY_SKIP_MAX	(4 * KTLS_HS_MAX_CIPHERTEXT)
 

@@ -267,12 +267,14 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 	spin_lock_bh(&l->lock);
 	if (l->closing)
 		goto out;
-	if (done)
+	if (done) {
 		l->stats.completed++;
-	else if (conn->end == KTLS_HS_END_TIMEOUT)
+		l->stats.resumed += conn->session.resumed;
+	} else if (conn->end == KTLS_HS_END_TIMEOUT) {
 		l->stats.timed_out++;
-	else
+	} else {
 		l->stats.failed++;
+	}
 
 	switch (conn->state) {
 	case KTLS_HS_CHILD_PULLED:

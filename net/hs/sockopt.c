@@ -16,6 +16,7 @@
 bool ktls_hs_is_option(int optname)
 {
 	return (optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_REKEY) ||
+	       optname == KTLS_HS_TICKETS || optname == KTLS_HS_TICKET_ROTATE ||
 	       (optname >= KTLS_HS_FALLBACK && optname <= KTLS_HS_SNI_POLICY);
 }
 
@@ -132,10 +133,13 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	if (ktls_hs_is_settings_option(optname)) {
 		/* A handshake keeps what it started with. */
 		err = ctx->hs ? -EISCONN :
-		      ktls_hs_settings_set(&ctx->hs_settings, optname, optval,
-					   optlen);
+		      ktls_hs_settings_set(sk, &ctx->hs_settings, optname,
+					   optval, optlen);
 	} else if (optname == KTLS_HS_START) {
 		err = ktls_hs_start(sk, ctx);
+	} else if (optname == KTLS_HS_TICKET_ROTATE) {
+		err = optlen ? -EINVAL :
+		      ktls_hs_settings_rotate(&ctx->hs_settings);
 	} else {
 		/* KTLS_HS_SESSION, _STATS and _FALLEN_BACK are read-only. */
 		err = -ENOPROTOOPT;

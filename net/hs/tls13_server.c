@@ -3,17 +3,17 @@
  * The TLS 1.3 server handshake (RFC 8446) behind engine.h: a state
  * table over whole client messages, the choice of suite, group,
  * identity and ALPN protocol from a ClientHello, the key schedule, and
- * the server's flight.  Only certificate authentication with ECDSA
- * P-256 and (EC)DHE key exchange: no PSK, no resumption, no early data,
- * no client certificates.  Records live in hs_records.c, message layouts
- * in the codec files.
+ * the server's flight.  Certificate authentication with ECDSA P-256
+ * and (EC)DHE key exchange, or resumption from one of our tickets with
+ * (EC)DHE (tls13_psk.c); no early data, no client certificates.  Records
+ * live in hs_records.c, message layouts in the codec files.
  *
  *	state		 message	 next
  *	WAIT_CH		 ClientHello	 HelloRetryRequest -> WAIT_CH2
  *					 server flight	   -> WAIT_FINISHED
- *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
- *	WAIT_FINISHED	 Finished	 keys		   -> DONE
  *					 handed back	   -> FALLBACK
+ *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
+ *	WAIT_FINISHED	 Finished	 keys, a ticket	   -> DONE
  *	any		 bad input	 alert		   -> FAILED
  */
 #include <linux/errno.h>
@@ -33,6 +33,7 @@
 #include "engine.h"
 #include "hs_records.h"
 #include "negotiate.h"
+#include "tls13_psk.h"
 
 enum ktls_hs_state {
 	KTLS_HS_WAIT_CH,
@@ -81,6 +82,8 @@ enum ktls_hs_state {
  * @c_hs:	client handshake traffic secret, until the client's Finished
  * @master:	master secret, until the application secrets are derived
  * @th:		Transcript-Hash through the server Finished
+ * @psk:	the ticket's PSK when resuming (@psk.len), until the
+ *		handshake secrets are derived
  * @session:	what was negotiated
  * @keys:	the application traffic keys, once done
  * @tx:		output framing
@@ -107,6 +110,7 @@ struct ktls_hs {
 	u8 c_hs[KTLS_HASH_MAX_SIZE];
 	u8 master[KTLS_HASH_MAX_SIZE];
 	u8 th[KTLS_HASH_MAX_SIZE];
+	struct ktls_hs_psk psk;
 	struct ktls_hs_session session;
 	struct ktls_hs_keys keys;
 	struct ktls_hs_tx tx;
@@ -140,7 +144,10 @@ static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 	flight = KTLS_HS_EE_MAX + cert + KTLS_HS_CV_MAX + KTLS_HS_FIN_MAX;
 	/*
 	 * Everything may be queued at once: HelloRetryRequest, one
-	 * ChangeCipherSpec, ServerHello, the protected rest, an alert.
+	 * ChangeCipherSpec, ServerHello, the protected rest, a ticket, an
+	 * alert.  Room for the ticket is kept whether tickets are on or not,
+	 * so that turning them on never makes an identity's chain too large
+	 * for the pool after setsockopt(KTLS_HS_IDENTITY) accepted it.
 	 * The extra record of framing per part absorbs the rounding of
 	 * ktls_hs_tx_stage().
 	 */
@@ -148,6 +155,7 @@ static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 	       KTLS_HS_CCS_LEN +
 	       ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
 	       ktls_hs_tx_framed_len(flight, true) +
+	       ktls_hs_tx_framed_len(KTLS_HS_NST_MAX, true) +
 	       2 * KTLS_HEADER_LEN + KTLS_HS_PROT_OVERHEAD +
 	       KTLS_HS_ALERT_ROOM;
 }
@@ -203,6 +211,7 @@ static void ktls_hs_wipe_handshake(struct ktls_hs *hs)
 	memzero_explicit(hs->c_hs, sizeof(hs->c_hs));
 	memzero_explicit(hs->master, sizeof(hs->master));
 	memzero_explicit(hs->th, sizeof(hs->th));
+	memzero_explicit(&hs->psk, sizeof(hs->psk));
 	ktls_hs_tx_wipe(&hs->tx);
 	ktls_hs_rx_wipe(&hs->rx);
 }
@@ -269,7 +278,10 @@ static void ktls_hs_accept(struct ktls_hs *hs,
 	s->suite = c->suite->id;
 	s->group = c->group;
 	s->cipher_type = c->suite->cipher_type;
-	s->resumed = false;
+	s->resumed = hs->psk.len != 0;
+	/* RFC 6066 3: a resumed session does not acknowledge the name. */
+	if (s->resumed)
+		hs->sni_ack = false;
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
 	ktls_hs_note_sni(hs, ch);
@@ -360,8 +372,15 @@ static int ktls_hs_send_server_hello(struct ktls_hs *hs,
 
 	get_random_bytes(random, sizeof(random));
 	ktls_hs_tx_stage(&hs->tx, &b);
-	err = ktls_hs_build_server_hello(&b, random, &sid, c->suite->id,
-					 c->group, pub, pub_len);
+	if (hs->psk.len)
+		err = ktls_hs_build_server_hello_psk(&b, random, &sid,
+						     c->suite->id, c->group,
+						     pub, pub_len,
+						     hs->psk.index);
+	else
+		err = ktls_hs_build_server_hello(&b, random, &sid,
+						 c->suite->id, c->group, pub,
+						 pub_len);
 	if (!err)
 		err = ktls_transcript_update(&hs->transcript, b.data, b.len);
 	if (!err)
@@ -403,7 +422,12 @@ static int ktls_hs_handshake_keys(struct ktls_hs *hs, const u8 *shared,
 	size_t n = hs->hash_len;
 	int err;
 
-	err = ktls_tls13_early_secret(hash, NULL, 0, early, n);
+	if (hs->psk.len)
+		err = ktls_tls13_early_secret(hash, hs->psk.secret,
+					      hs->psk.len, early, n);
+	else
+		err = ktls_tls13_early_secret(hash, NULL, 0, early, n);
+	memzero_explicit(&hs->psk, sizeof(hs->psk));
 	if (!err)
 		err = ktls_tls13_handshake_secret(hash, early, n, shared,
 						  shared_len, secret, n);
@@ -491,7 +515,8 @@ static int ktls_hs_add_finished(struct ktls_hs *hs, struct ktls_hs_buf *b)
 }
 
 /*
- * EncryptedExtensions, Certificate, CertificateVerify, Finished: built
+ * EncryptedExtensions, Certificate, CertificateVerify (these two not
+ * when resuming), Finished: built
  * one after the other in the output buffer, each hashed as it is added,
  * then framed together into as few protected records as fit.
  */
@@ -504,12 +529,13 @@ static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs_build_encrypted_extensions(&b, hs->sni_ack,
 						 hs->alpn.len ? &hs->alpn : NULL);
-	if (!err)
+	/* A resumed session was authenticated when its ticket was issued. */
+	if (!err && !hs->session.resumed)
 		err = ktls_hs_add_certificate(hs, &b);
 	if (!err)
 		err = ktls_hs_hash_since(hs, &b, 0);
 	from = b.len;
-	if (!err)
+	if (!err && !hs->session.resumed)
 		err = ktls_hs_add_cert_verify(hs, &b);
 	if (!err)
 		err = ktls_hs_hash_since(hs, &b, from);
@@ -590,10 +616,18 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 	}
 	if (err)
 		return err;
-	ktls_hs_accept(hs, &ch, &c);
 	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
-	if (!err)
-		err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (err)
+		return err;
+	/* After a HelloRetryRequest, the binders cover it: decided then. */
+	if (c.share.len) {
+		err = ktls_hs_psk_select(hs->cfg, &ch, msg, &hs->transcript,
+					 &c, &hs->psk);
+		if (err)
+			return err;
+	}
+	ktls_hs_accept(hs, &ch, &c);
+	err = ktls_transcript_update(&hs->transcript, msg, len);
 	if (err)
 		return err;
 
@@ -652,6 +686,10 @@ static int ktls_hs_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
 		return err;
 	if (c.suite != hs->suite || c.group != hs->hrr_group || !c.share.len)
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	err = ktls_hs_psk_select(hs->cfg, &ch, msg, &hs->transcript, &c,
+				 &hs->psk);
+	if (err)
+		return err;
 	ktls_hs_accept(hs, &ch, &c);
 	err = ktls_transcript_update(&hs->transcript, msg, len);
 	if (err)
@@ -705,6 +743,47 @@ static int ktls_hs_app_keys(struct ktls_hs *hs, enum ktls_tls13_secret which,
 	return err;
 }
 
+/*
+ * RFC 8446 4.6.1: a NewSessionTicket right behind the handshake, under
+ * our first application traffic key, so the record layer takes over at
+ * the sequence number after it.  The resumption master secret is over
+ * the transcript through the client's Finished (@msg).
+ */
+static int ktls_hs_send_ticket(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	const struct ktls_hs_suite *s = hs->suite;
+	u8 res[KTLS_HASH_MAX_SIZE], th[KTLS_HASH_MAX_SIZE];
+	const struct ktls_cipher *cs;
+	union ktls_crypto_info *ci = &hs->keys.tx;
+	size_t n = hs->hash_len;
+	struct ktls_hs_buf b;
+	int err;
+
+	cs = ktls_cipher_find(s->cipher_type);
+	if (!cs || cs->seq_len != sizeof(u64))
+		return -EINVAL;
+	err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (!err)
+		err = ktls_transcript_digest(&hs->transcript, th, n);
+	if (!err)
+		err = ktls_tls13_derive(s->hash, KTLS_TLS13_RES_MASTER,
+					hs->master, n, th, n, res, n);
+	if (!err)
+		err = ktls_hs_set_keys(hs, hs->keys.secrets.tx, true);
+	if (err)
+		goto out;
+	ktls_hs_tx_stage(&hs->tx, &b);
+	err = ktls_hs_psk_new_ticket(hs->cfg, s->hash, s->id, res, n, hs->id,
+				     hs->session.sni, &b);
+	if (!err)
+		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
+	if (!err)
+		put_unaligned_be64(hs->tx.prot.seq, (u8 *)ci + cs->seq_off);
+out:
+	memzero_explicit(res, sizeof(res));
+	return err;
+}
+
 static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
 				 size_t len)
 {
@@ -729,6 +808,8 @@ static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
 		hs->keys.secrets.hash = hs->suite->hash;
 		hs->keys.secrets.len = hs->hash_len;
 	}
+	if (!err && hs->cfg->tickets)
+		err = ktls_hs_send_ticket(hs, msg, len);
 	if (err)
 		return err;
 	hs->state = KTLS_HS_STATE_DONE;

@@ -61,6 +61,22 @@
 /* set/get: __u32 KTLS_HS_SNI_*, for a server_name no identity matches */
 #define KTLS_HS_SNI_POLICY	115
 
+/*
+ * set/get: struct ktls_hs_tickets, on an armed listener (or before
+ * KTLS_HS_START): issue TLS 1.3 session tickets and resume sessions from
+ * them.  Errors: EINVAL (optlen, a lifetime or period over
+ * KTLS_HS_TICKET_LIFETIME_MAX, a flag, or a group or period with
+ * lifetime 0), EBUSY (the key group exists with another rotation
+ * period), ENOMEM.  See Documentation/handshake.rst.
+ */
+#define KTLS_HS_TICKETS		111
+/*
+ * set: none; replace the current ticket key of the socket's key group
+ * now: tickets of the key before it are no longer taken.  EINVAL for an
+ * argument, ENOENT without tickets.
+ */
+#define KTLS_HS_TICKET_ROTATE	112
+
 /* KTLS_HS_REKEY values */
 #define KTLS_HS_REKEY_OURS		0	/* update_not_requested */
 #define KTLS_HS_REKEY_REQUEST	1	/* update_requested */
@@ -83,6 +99,16 @@
 #define KTLS_HS_ALPN_MAX	255	/* bytes of the whole protocol_name_list */
 #define KTLS_HS_TIMEOUT_DEFAULT	10000	/* ms */
 
+/* KTLS_HS_TICKETS */
+struct ktls_hs_tickets {
+	__u32 lifetime_s;	/* ticket lifetime; 0: no tickets, no resumption */
+	__u32 key_group;	/* 0: own keys; else shared per netns and user */
+	__u32 rotate_s;		/* ticket key rotation period; 0: lifetime_s */
+	__u32 flags;		/* none defined yet: 0 */
+};
+
+#define KTLS_HS_TICKET_LIFETIME_MAX	604800	/* seconds: RFC 8446 4.6.1 */
+
 /* KTLS_HS_SESSION */
 struct ktls_hs_session_info {
 	__u16 version;		/* TLS_1_3_VERSION */
@@ -101,7 +127,7 @@ struct ktls_hs_listen_stats {
 	__u64 timed_out;	/* closed by KTLS_HS_TIMEOUT */
 	__u64 dropped;		/* refused: no memory or too many in flight */
 	__u32 in_progress;	/* handshakes running now */
-	__u32 reserved;
+	__u32 resumed;		/* of completed, resumed from a ticket; wraps */
 };
 
 #endif /* _UAPI_LINUX_KTLS_HS_H */
