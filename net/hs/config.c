@@ -2,7 +2,8 @@
 /*
  * Settings of the in-kernel handshake, as setsockopt(SOL_TLS) gives them
  * to an armed listener or to a socket about to run a per-socket
- * handshake: identity keys, suites, groups, ALPN and timeout.  A
+ * handshake: identity keys, suites, groups, ALPN, timeout, versions and
+ * whether TLS 1.2 requires the extended master secret.  A
  * settings object is immutable once published; every change publishes a
  * new one, so children cloned in softirq take a consistent snapshot
  * under RCU without the listener's lock.
@@ -21,7 +22,11 @@
 
 #define KTLS_HS_SUITES_ALL	(KTLS_HS_SUITE_AES_128_GCM_SHA256 | \
 				 KTLS_HS_SUITE_AES_256_GCM_SHA384 | \
-				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256)
+				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256)
+#define KTLS_HS_VERSIONS_ALL	(KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13)
 #define KTLS_HS_GROUPS_ALL	(KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1)
 #define KTLS_HS_TIMEOUT_MAX	600000	/* ms: ten minutes */
 
@@ -81,6 +86,7 @@ static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settin
 		s->suites = KTLS_HS_SUITES_ALL;
 		s->groups = KTLS_HS_GROUPS_ALL;
 		s->timeout_ms = KTLS_HS_TIMEOUT_DEFAULT;
+		s->versions = KTLS_HS_VERSIONS_ALL;
 	}
 	refcount_set(&s->ref, 1);
 	return s;
@@ -154,6 +160,7 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, int optname,
 				  sockptr_t optval, unsigned int optlen)
 {
 	struct key *key;
+	int flag;
 	u32 val;
 	int err;
 
@@ -190,6 +197,22 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, int optname,
 		if (!err)
 			s->timeout_ms = val;
 		return err;
+	case KTLS_HS_VERSIONS:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && (!val || (val & ~KTLS_HS_VERSIONS_ALL)))
+			err = -EINVAL;
+		if (!err)
+			s->versions = val;
+		return err;
+	case KTLS_HS_EMS_OPTIONAL:
+		if (sockptr_is_null(optval) || optlen != sizeof(flag))
+			return -EINVAL;
+		if (copy_from_sockptr(&flag, optval, sizeof(flag)))
+			return -EFAULT;
+		if (flag != 0 && flag != 1)
+			return -EINVAL;
+		s->ems_optional = flag;
+		return 0;
 	case KTLS_HS_ALPN:
 		/* An empty list turns ALPN off again. */
 		if (optlen > KTLS_HS_ALPN_MAX ||
@@ -213,6 +236,8 @@ bool ktls_hs_is_settings_option(int optname)
 	case KTLS_HS_GROUPS:
 	case KTLS_HS_ALPN:
 	case KTLS_HS_TIMEOUT:
+	case KTLS_HS_VERSIONS:
+	case KTLS_HS_EMS_OPTIONAL:
 		return true;
 	}
 	return false;
@@ -276,6 +301,7 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 {
 	s32 serials[KTLS_HS_IDENTITIES_MAX];
 	unsigned int i, nr = s ? s->nr_keys : 0;
+	int flag;
 	u32 val;
 
 	switch (optname) {
@@ -296,6 +322,12 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 	case KTLS_HS_TIMEOUT:
 		val = s ? s->timeout_ms : KTLS_HS_TIMEOUT_DEFAULT;
 		break;
+	case KTLS_HS_VERSIONS:
+		val = s ? s->versions : KTLS_HS_VERSIONS_ALL;
+		break;
+	case KTLS_HS_EMS_OPTIONAL:
+		flag = s ? s->ems_optional : 0;
+		return ktls_hs_put_bytes(optval, optlen, &flag, sizeof(flag));
 	default:
 		return -ENOPROTOOPT;
 	}

@@ -62,6 +62,8 @@ static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
 	cfg->groups = s->groups;
 	cfg->alpn_len = s->alpn_len;
 	memcpy(cfg->alpn, s->alpn, s->alpn_len);
+	cfg->versions = s->versions;
+	cfg->ems_optional = s->ems_optional;
 	return 0;
 }
 

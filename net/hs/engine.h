@@ -42,6 +42,8 @@ struct ktls_identity;
  *		client sent a share for it
  * @alpn:	ALPN protocol_name_list in wire format (length-prefixed
  *		names), server preference order; @alpn_len 0 = no ALPN
+ * @versions:	KTLS_HS_VERSION_* (uapi) allowed
+ * @ems_optional: a TLS 1.2 client need not offer extended master secret
  */
 struct ktls_hs_config {
 	struct ktls_identity *identities[KTLS_HS_MAX_IDENTITIES];
@@ -50,6 +52,8 @@ struct ktls_hs_config {
 	u32 groups;
 	u16 alpn_len;
 	u8 alpn[KTLS_HS_ALPN_LIST_MAX];
+	u32 versions;
+	bool ems_optional;
 };
 
 enum ktls_hs_status {
@@ -60,7 +64,7 @@ enum ktls_hs_status {
 
 /**
  * struct ktls_hs_session - what was negotiated, for getsockopt
- * @version:	TLS_1_3_VERSION
+ * @version:	TLS_1_3_VERSION or TLS_1_2_VERSION
  * @suite:	IANA cipher suite number
  * @group:	IANA named group
  * @cipher_type: TLS_CIPHER_* of the record layer

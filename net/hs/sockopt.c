@@ -15,7 +15,7 @@
 
 bool ktls_hs_is_option(int optname)
 {
-	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_REKEY;
+	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_EMS_OPTIONAL;
 }
 
 /* KTLS_HS_START on an established socket the application accepted. */
