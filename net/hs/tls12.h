@@ -105,7 +105,14 @@ int ktls_hs12_record_keys(const struct ktls_hs12_suite *s, const u8 *master,
 			  union ktls_crypto_info *rx);
 const struct ktls_hs12_suite *ktls_hs12_suite_find(u16 id);
 
-/* Output bytes a TLS 1.2 exchange needs besides the Certificate message. */
-#define KTLS_HS12_OUT_EXTRA	1024
+/*
+ * Output bytes a TLS 1.2 exchange needs besides the Certificate message:
+ * ServerHello (at most ~330 bytes, with a 255-byte ALPN name),
+ * ServerKeyExchange (~150), ServerHelloDone, then ChangeCipherSpec and
+ * our protected Finished (~50).  Less than a 1.3 exchange needs besides
+ * its (longer) Certificate, so 1.2 never makes an identity too large
+ * for the pool that 1.3 fits.
+ */
+#define KTLS_HS12_OUT_EXTRA	640
 
 #endif /* _KTLS_HS_TLS12_H */
