@@ -2,7 +2,8 @@
 /*
  * Settings of the in-kernel handshake, as setsockopt(SOL_TLS) gives them
  * to an armed listener or to a socket about to run a per-socket
- * handshake: identity keys, suites, groups, ALPN, timeout, session
+ * handshake: identity keys, suites, groups, ALPN, timeout, versions,
+ * whether TLS 1.2 requires the extended master secret, session
  * tickets, the hand-over to userspace and the policy for unknown server
  * names.  A
  * settings object is immutable once published; every change publishes a
@@ -24,7 +25,11 @@
 
 #define KTLS_HS_SUITES_ALL	(KTLS_HS_SUITE_AES_128_GCM_SHA256 | \
 				 KTLS_HS_SUITE_AES_256_GCM_SHA384 | \
-				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256)
+				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256)
+#define KTLS_HS_VERSIONS_ALL	(KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13)
 #define KTLS_HS_GROUPS_ALL	(KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1)
 #define KTLS_HS_TIMEOUT_MAX	600000	/* ms: ten minutes */
 
@@ -87,6 +92,7 @@ static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settin
 		s->suites = KTLS_HS_SUITES_ALL;
 		s->groups = KTLS_HS_GROUPS_ALL;
 		s->timeout_ms = KTLS_HS_TIMEOUT_DEFAULT;
+		s->versions = KTLS_HS_VERSIONS_ALL;
 	}
 	refcount_set(&s->ref, 1);
 	return s;
@@ -197,6 +203,7 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, struct sock *sk,
 				  unsigned int optlen)
 {
 	struct key *key;
+	int flag;
 	u32 val;
 	int err;
 
@@ -233,6 +240,22 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, struct sock *sk,
 		if (!err)
 			s->timeout_ms = val;
 		return err;
+	case KTLS_HS_VERSIONS:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && (!val || (val & ~KTLS_HS_VERSIONS_ALL)))
+			err = -EINVAL;
+		if (!err)
+			s->versions = val;
+		return err;
+	case KTLS_HS_EMS_OPTIONAL:
+		if (sockptr_is_null(optval) || optlen != sizeof(flag))
+			return -EINVAL;
+		if (copy_from_sockptr(&flag, optval, sizeof(flag)))
+			return -EFAULT;
+		if (flag != 0 && flag != 1)
+			return -EINVAL;
+		s->ems_optional = flag;
+		return 0;
 	case KTLS_HS_FALLBACK:
 		/* An int, as boolean socket options are. */
 		err = ktls_hs_get_u32(optval, optlen, &val);
@@ -273,6 +296,8 @@ bool ktls_hs_is_settings_option(int optname)
 	case KTLS_HS_GROUPS:
 	case KTLS_HS_ALPN:
 	case KTLS_HS_TIMEOUT:
+	case KTLS_HS_VERSIONS:
+	case KTLS_HS_EMS_OPTIONAL:
 	case KTLS_HS_FALLBACK:
 	case KTLS_HS_SNI_POLICY:
 	case KTLS_HS_TICKETS:
@@ -357,6 +382,7 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 {
 	s32 serials[KTLS_HS_IDENTITIES_MAX];
 	unsigned int i, nr = s ? s->nr_keys : 0;
+	int flag;
 	struct ktls_hs_tickets t = {};
 	u32 val;
 
@@ -378,6 +404,12 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 	case KTLS_HS_TIMEOUT:
 		val = s ? s->timeout_ms : KTLS_HS_TIMEOUT_DEFAULT;
 		break;
+	case KTLS_HS_VERSIONS:
+		val = s ? s->versions : KTLS_HS_VERSIONS_ALL;
+		break;
+	case KTLS_HS_EMS_OPTIONAL:
+		flag = s ? s->ems_optional : 0;
+		return ktls_hs_put_bytes(optval, optlen, &flag, sizeof(flag));
 	case KTLS_HS_FALLBACK:
 		val = s ? s->fallback : 0;
 		break;

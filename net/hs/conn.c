@@ -69,6 +69,8 @@ static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
 	cfg->groups = s->groups;
 	cfg->alpn_len = s->alpn_len;
 	memcpy(cfg->alpn, s->alpn, s->alpn_len);
+	cfg->versions = s->versions;
+	cfg->ems_optional = s->ems_optional;
 	cfg->fallback = s->fallback;
 	cfg->sni_policy = s->sni_policy;
 	/* Held by @s, which the handshake holds. */

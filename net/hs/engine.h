@@ -43,6 +43,8 @@ struct ktls_hs_ticket_keys;
  *		client sent a share for it
  * @alpn:	ALPN protocol_name_list in wire format (length-prefixed
  *		names), server preference order; @alpn_len 0 = no ALPN
+ * @versions:	KTLS_HS_VERSION_* (uapi) allowed
+ * @ems_optional: a TLS 1.2 client need not offer extended master secret
  * @fallback:	a first ClientHello asking for what we lack is handed back
  *		(KTLS_HS_FALLBACK) rather than refused
  * @sni_policy:	KTLS_HS_SNI_* (uapi): what a server_name no identity
@@ -58,6 +60,8 @@ struct ktls_hs_config {
 	u32 groups;
 	u16 alpn_len;
 	u8 alpn[KTLS_HS_ALPN_LIST_MAX];
+	u32 versions;
+	bool ems_optional;
 	bool fallback;
 	u8 sni_policy;
 	struct ktls_hs_ticket_keys *tickets;
@@ -77,7 +81,7 @@ enum ktls_hs_status {
 
 /**
  * struct ktls_hs_session - what was negotiated, for getsockopt
- * @version:	TLS_1_3_VERSION
+ * @version:	TLS_1_3_VERSION or TLS_1_2_VERSION
  * @suite:	IANA cipher suite number
  * @group:	IANA named group
  * @cipher_type: TLS_CIPHER_* of the record layer

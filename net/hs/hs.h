@@ -38,6 +38,8 @@ struct ktls_hs_listen;
  * @suites:	KTLS_HS_SUITE_* of the uapi
  * @groups:	KTLS_HS_GROUP_* of the uapi
  * @timeout_ms:	a handshake not done by then is dropped
+ * @versions:	KTLS_HS_VERSION_* of the uapi
+ * @ems_optional: TLS 1.2 clients without extended master secret pass
  * @alpn_len:	bytes of @alpn, a protocol_name_list; 0 = no ALPN
  * @fallback:	KTLS_HS_FALLBACK: hand over what we cannot serve
  * @sni_policy:	KTLS_HS_SNI_* of the uapi
@@ -53,6 +55,8 @@ struct ktls_hs_settings {
 	u32 suites;
 	u32 groups;
 	u32 timeout_ms;
+	u32 versions;
+	bool ems_optional;
 	u16 alpn_len;
 	u8 alpn[KTLS_HS_ALPN_MAX];
 	bool fallback;

@@ -15,9 +15,7 @@
 
 bool ktls_hs_is_option(int optname)
 {
-	return (optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_REKEY) ||
-	       optname == KTLS_HS_TICKETS || optname == KTLS_HS_TICKET_ROTATE ||
-	       (optname >= KTLS_HS_FALLBACK && optname <= KTLS_HS_SNI_POLICY);
+	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_SNI_POLICY;
 }
 
 /*

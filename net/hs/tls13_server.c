@@ -5,8 +5,10 @@
  * identity and ALPN protocol from a ClientHello, the key schedule, and
  * the server's flight.  Certificate authentication with ECDSA P-256
  * and (EC)DHE key exchange, or resumption from one of our tickets with
- * (EC)DHE (tls13_psk.c); no early data, no client certificates.  Records
- * live in hs_records.c, message layouts in the codec files.
+ * (EC)DHE (tls13_psk.c); no early data, no client certificates.  A
+ * ClientHello that negotiates TLS 1.2 is handed to tls12_server.c, whose
+ * states share the table.  Records live in hs_records.c, message layouts
+ * in the codec files.
  *
  *	state		 message	 next
  *	WAIT_CH		 ClientHello	 HelloRetryRequest -> WAIT_CH2
@@ -14,6 +16,9 @@
  *					 handed back	   -> FALLBACK
  *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
  *	WAIT_FINISHED	 Finished	 keys, a ticket	   -> DONE
+ *	WAIT_CH		 1.2 ClientHello 1.2 flight	   -> HS12_WAIT_CKE
+ *	HS12_WAIT_CKE	 ClientKeyExchange		   -> HS12_WAIT_FINISHED
+ *	HS12_WAIT_FINISHED Finished	 CCS, Finished	   -> DONE
  *	any		 bad input	 alert		   -> FAILED
  */
 #include <linux/errno.h>
@@ -33,16 +38,9 @@
 #include "engine.h"
 #include "hs_records.h"
 #include "negotiate.h"
+#include "server.h"
+#include "tls12.h"
 #include "tls13_psk.h"
-
-enum ktls_hs_state {
-	KTLS_HS_WAIT_CH,
-	KTLS_HS_WAIT_CH2,	/* after our HelloRetryRequest */
-	KTLS_HS_WAIT_FINISHED,
-	KTLS_HS_STATE_DONE,
-	KTLS_HS_STATE_FAILED,
-	KTLS_HS_STATE_FALLBACK,
-};
 
 /*
  * Upper bounds of the server's messages but Certificate, headers
@@ -60,67 +58,6 @@ enum ktls_hs_state {
 #define KTLS_HS_SHARE_MAX	KTLS_P256_POINT_LEN
 #define KTLS_HS_SECRET_MAX	32	/* an (EC)DHE shared secret */
 
-/**
- * struct ktls_hs - one server handshake
- * @cfg:	what we offer, held by the glue
- * @state:	where we are
- * @alert:	the alert we sent on failure, 0 if none; on fallback, the
- *		one we did not send
- * @ccs_sent:	our middlebox-compatibility ChangeCipherSpec went out
- * @sni_ack:	the identity was chosen by the client's server_name
- * @suite:	the negotiated suite, once a ClientHello was accepted
- * @hash_len:	its hash length
- * @id:		the identity chosen
- * @alpn:	the ALPN protocol chosen (inside @cfg), len 0 if none
- * @hrr_group:	the group our HelloRetryRequest asked for
- * @session_id: the client's legacy_session_id, echoed
- * @session_id_len: its length
- * @ch1_random:	random of the first ClientHello, which the second repeats
- * @ch1_suites:	SHA-256 of the first ClientHello's cipher_suites
- * @transcript:	the handshake transcript
- * @s_hs:	server handshake traffic secret, until our Finished
- * @c_hs:	client handshake traffic secret, until the client's Finished
- * @master:	master secret, until the application secrets are derived
- * @th:		Transcript-Hash through the server Finished
- * @psk:	the ticket's PSK when resuming (@psk.len), until the
- *		handshake secrets are derived
- * @session:	what was negotiated
- * @keys:	the application traffic keys, once done
- * @tx:		output framing
- * @rx:		input framing
- * @out:	the output buffer, sized by ktls_hs_size()
- */
-struct ktls_hs {
-	const struct ktls_hs_config *cfg;
-	enum ktls_hs_state state;
-	u8 alert;
-	bool ccs_sent;
-	bool sni_ack;
-	const struct ktls_hs_suite *suite;
-	size_t hash_len;
-	const struct ktls_identity *id;
-	struct ktls_hs_vec alpn;
-	u16 hrr_group;
-	u8 session_id[KTLS_HS_SESSION_ID_MAX];
-	u8 session_id_len;
-	u8 ch1_random[KTLS_HS_RANDOM_LEN];
-	u8 ch1_suites[32];
-	struct ktls_transcript transcript;
-	u8 s_hs[KTLS_HASH_MAX_SIZE];
-	u8 c_hs[KTLS_HASH_MAX_SIZE];
-	u8 master[KTLS_HASH_MAX_SIZE];
-	u8 th[KTLS_HASH_MAX_SIZE];
-	struct ktls_hs_psk psk;
-	struct ktls_hs_session session;
-	struct ktls_hs_keys keys;
-	struct ktls_hs_tx tx;
-	struct ktls_hs_rx rx;
-	u8 out[];
-};
-
-/* The glue's memory comes from kmalloc. */
-static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
-
 /* ------------------------------------------------------------- sizing */
 
 static size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
@@ -134,6 +71,8 @@ static size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
 	return len;
 }
 
+static size_t ktls_hs13_out_len(size_t flight);
+
 static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 {
 	size_t cert = 0, flight;
@@ -142,6 +81,12 @@ static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 	for (i = 0; i < cfg->nr_identities; i++)
 		cert = max(cert, ktls_hs_cert_msg_len(cfg->identities[i]));
 	flight = KTLS_HS_EE_MAX + cert + KTLS_HS_CV_MAX + KTLS_HS_FIN_MAX;
+	/* Either version may be negotiated: room for the larger exchange. */
+	return max(ktls_hs12_out_len(cert), ktls_hs13_out_len(flight));
+}
+
+static size_t ktls_hs13_out_len(size_t flight)
+{
 	/*
 	 * Everything may be queued at once: HelloRetryRequest, one
 	 * ChangeCipherSpec, ServerHello, the protected rest, a ticket, an
@@ -204,7 +149,7 @@ struct ktls_hs *ktls_hs_init(void *mem, size_t size,
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_init);
 
 /* Everything the handshake keys and secrets left, but the final keys. */
-static void ktls_hs_wipe_handshake(struct ktls_hs *hs)
+void ktls_hs_wipe_handshake(struct ktls_hs *hs)
 {
 	ktls_transcript_wipe(&hs->transcript);
 	memzero_explicit(hs->s_hs, sizeof(hs->s_hs));
@@ -212,6 +157,7 @@ static void ktls_hs_wipe_handshake(struct ktls_hs *hs)
 	memzero_explicit(hs->master, sizeof(hs->master));
 	memzero_explicit(hs->th, sizeof(hs->th));
 	memzero_explicit(&hs->psk, sizeof(hs->psk));
+	memzero_explicit(&hs->tls12, sizeof(hs->tls12));
 	ktls_hs_tx_wipe(&hs->tx);
 	ktls_hs_rx_wipe(&hs->rx);
 }
@@ -596,6 +542,21 @@ static bool ktls_hs_may_fall_back(const struct ktls_hs_config *cfg, int alert)
 	return false;
 }
 
+/*
+ * A first ClientHello earned @alert, and nothing went out yet: refuse it,
+ * or leave it to userspace where the listener asked for that.
+ */
+int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert)
+{
+	if (alert > 0 && ktls_hs_may_fall_back(hs->cfg, alert)) {
+		/* The glue leaves the hello in TCP's queue for the application. */
+		hs->state = KTLS_HS_STATE_FALLBACK;
+		hs->alert = alert;
+		return 0;
+	}
+	return alert;
+}
+
 static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 				     size_t len)
 {
@@ -607,15 +568,17 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 	if (err)
 		return err;
 	ktls_hs_note_sni(hs, &ch);
-	err = ktls_hs_negotiate(hs->cfg, &ch, &c);
-	if (err > 0 && ktls_hs_may_fall_back(hs->cfg, err)) {
-		/* Nothing went out yet: the glue leaves the hello to userspace. */
-		hs->state = KTLS_HS_STATE_FALLBACK;
-		hs->alert = err;
-		return 0;
+	switch (ktls_hs_choose_version(hs->cfg, &ch)) {
+	case KTLS_VERSION_TLS13:
+		break;
+	case KTLS_VERSION_TLS12:
+		return ktls_hs12_client_hello(hs, &ch, msg, len);
+	default:
+		return ktls_hs_refuse_hello(hs, KTLS_ALERT_PROTOCOL_VERSION);
 	}
+	err = ktls_hs_negotiate(hs->cfg, &ch, &c);
 	if (err)
-		return err;
+		return ktls_hs_refuse_hello(hs, err);
 	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
 	if (err)
 		return err;
@@ -825,6 +788,9 @@ static const struct ktls_hs_step {
 	[KTLS_HS_WAIT_CH]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello },
 	[KTLS_HS_WAIT_CH2]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello2 },
 	[KTLS_HS_WAIT_FINISHED]	= { KTLS_HS_FINISHED, ktls_hs_wait_finished },
+	[KTLS_HS12_WAIT_CKE]	= { KTLS_HS_CLIENT_KEY_EXCHANGE,
+				    ktls_hs12_wait_client_key_exchange },
+	[KTLS_HS12_WAIT_FINISHED] = { KTLS_HS_FINISHED, ktls_hs12_wait_finished },
 };
 
 static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)

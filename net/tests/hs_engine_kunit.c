@@ -101,6 +101,8 @@ static struct ktls_hs_config *test_config(struct kunit *test)
 	cfg->suites = KTLS_HS_SUITE_AES_128_GCM_SHA256 | KTLS_HS_SUITE_AES_256_GCM_SHA384 |
 		      KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256;
 	cfg->groups = KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1;
+	/* These cases are of the 1.3 engine; hs12_kunit.c has the 1.2 ones. */
+	cfg->versions = KTLS_HS_VERSION_TLS13;
 	return cfg;
 }
 

@@ -10,7 +10,8 @@
  *	listen(fd, backlog);
  *	setsockopt(fd, IPPROTO_TCP, TCP_ULP, "ktls_hs", sizeof("ktls_hs"));
  *	setsockopt(fd, SOL_TLS, KTLS_HS_IDENTITY, &serial, sizeof(serial));
- *	(optional: KTLS_HS_SUITES, KTLS_HS_GROUPS, KTLS_HS_ALPN, KTLS_HS_TIMEOUT)
+ *	(optional: KTLS_HS_SUITES, KTLS_HS_GROUPS, KTLS_HS_ALPN, KTLS_HS_TIMEOUT,
+ *	 KTLS_HS_VERSIONS, KTLS_HS_EMS_OPTIONAL)
  *	c = accept(fd, ...);	c speaks TLS already: read/write/sendfile
  *
  * The ULP of an armed listener is "ktls_hs" rather than "tls": the
@@ -47,19 +48,13 @@
  * KeyUpdate on such sockets by itself; see Documentation/handshake.rst.
  */
 #define KTLS_HS_REKEY	108
+/* set/get: __u32, KTLS_HS_VERSION_* bits the handshake may negotiate */
+#define KTLS_HS_VERSIONS	109
 /*
- * set/get: int 0/1, on an armed listener or before KTLS_HS_START.  1: a
- * client asking for what the kernel lacks (protocol version, cipher
- * suite, group, signature algorithm) is not refused but handed over
- * untouched, through accept() or to the per-socket caller: no keys, the
- * ClientHello still unread, for the application's own TLS library.  See
- * Documentation/handshake.rst.
+ * set/get: int 0/1; 1 lets TLS 1.2 clients without the extended master
+ * secret (RFC 7627) through.  Default 0: they get handshake_failure.
  */
-#define KTLS_HS_FALLBACK	113
-/* get: int, 1 if the socket was handed over as above, else 0 */
-#define KTLS_HS_FALLEN_BACK	114
-/* set/get: __u32 KTLS_HS_SNI_*, for a server_name no identity matches */
-#define KTLS_HS_SNI_POLICY	115
+#define KTLS_HS_EMS_OPTIONAL	110
 
 /*
  * set/get: struct ktls_hs_tickets, on an armed listener (or before
@@ -77,6 +72,20 @@
  */
 #define KTLS_HS_TICKET_ROTATE	112
 
+/*
+ * set/get: int 0/1, on an armed listener or before KTLS_HS_START.  1: a
+ * client asking for what the kernel lacks (protocol version, cipher
+ * suite, group, signature algorithm) is not refused but handed over
+ * untouched, through accept() or to the per-socket caller: no keys, the
+ * ClientHello still unread, for the application's own TLS library.  See
+ * Documentation/handshake.rst.
+ */
+#define KTLS_HS_FALLBACK	113
+/* get: int, 1 if the socket was handed over as above, else 0 */
+#define KTLS_HS_FALLEN_BACK	114
+/* set/get: __u32 KTLS_HS_SNI_*, for a server_name no identity matches */
+#define KTLS_HS_SNI_POLICY	115
+
 /* KTLS_HS_REKEY values */
 #define KTLS_HS_REKEY_OURS		0	/* update_not_requested */
 #define KTLS_HS_REKEY_REQUEST	1	/* update_requested */
@@ -86,10 +95,18 @@
 #define KTLS_HS_SNI_REJECT	1	/* fatal unrecognized_name alert */
 #define KTLS_HS_SNI_FALLBACK	2	/* hand the connection to userspace */
 
-/* KTLS_HS_SUITES bits (TLS 1.3 cipher suites); default: all */
+/* KTLS_HS_SUITES bits: TLS 1.3 cipher suites; default: all */
 #define KTLS_HS_SUITE_AES_128_GCM_SHA256	0x00000001U
 #define KTLS_HS_SUITE_AES_256_GCM_SHA384	0x00000002U
 #define KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256	0x00000004U
+/* TLS 1.2 cipher suites (RFC 5289, RFC 7905) */
+#define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256	0x00000100U
+#define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384	0x00000200U
+#define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256	0x00000400U
+
+/* KTLS_HS_VERSIONS bits; default: both.  1.3 wins when both sides can. */
+#define KTLS_HS_VERSION_TLS12			0x00000001U
+#define KTLS_HS_VERSION_TLS13			0x00000002U
 
 /* KTLS_HS_GROUPS bits; default: all */
 #define KTLS_HS_GROUP_X25519			0x00000001U
@@ -111,7 +128,7 @@ struct ktls_hs_tickets {
 
 /* KTLS_HS_SESSION */
 struct ktls_hs_session_info {
-	__u16 version;		/* TLS_1_3_VERSION */
+	__u16 version;		/* TLS_1_3_VERSION or TLS_1_2_VERSION */
 	__u16 cipher_suite;	/* IANA number, e.g. 0x1301 */
 	__u16 group;		/* IANA number, e.g. 0x001d (X25519) */
 	__u8 resumed;		/* 1 if resumed from a ticket */

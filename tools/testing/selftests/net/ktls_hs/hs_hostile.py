@@ -30,6 +30,8 @@ TCP_ULP = 31
 KTLS_HS_IDENTITY = 100
 KTLS_HS_TIMEOUT = 104
 KTLS_HS_STATS = 107
+KTLS_HS_VERSIONS = 109
+KTLS_HS_VERSION_TLS13 = 2
 
 HANDSHAKE, ALERT, CCS, APPDATA = 22, 21, 20, 23
 
@@ -269,6 +271,9 @@ class Server:
         self.ls.setsockopt(socket.IPPROTO_TCP, TCP_ULP, b"ktls_hs")
         self.ls.setsockopt(SOL_TLS, KTLS_HS_IDENTITY, struct.pack("i", key))
         self.ls.setsockopt(SOL_TLS, KTLS_HS_TIMEOUT, struct.pack("I", 3000))
+        # A TLS 1.3 server: a client that cannot speak it is refused.
+        self.ls.setsockopt(SOL_TLS, KTLS_HS_VERSIONS,
+                           struct.pack("I", KTLS_HS_VERSION_TLS13))
         self.port = self.ls.getsockname()[1]
 
     def accept(self, timeout):
