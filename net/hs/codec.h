@@ -204,7 +204,11 @@ int ktls_hs_build_hello_retry(struct ktls_hs_buf *b,
 int ktls_hs_build_encrypted_extensions(struct ktls_hs_buf *b, bool sni_ack,
 				       const struct ktls_hs_vec *alpn);
 
-/* A TLS 1.3 Certificate message: empty context, @nr DER certs, no extensions. */
+/*
+ * A Certificate message of @nr DER certificates, leaf first: in TLS 1.2
+ * (RFC 5246 7.4.2) the chain alone; in TLS 1.3 (@tls13, RFC 8446 4.4.2)
+ * with an empty context and no extensions.
+ */
 struct ktls_hs_cert_ref {
 	const u8 *der;
 	u32 len;
@@ -212,7 +216,7 @@ struct ktls_hs_cert_ref {
 
 int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 			      const struct ktls_hs_cert_ref *certs,
-			      unsigned int nr);
+			      unsigned int nr, bool tls13);
 
 /*
  * The content a TLS 1.3 CertificateVerify signs (RFC 8446 4.4.3): 64

@@ -204,13 +204,13 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_hs_build_encrypted_extensions);
 
 int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 			      const struct ktls_hs_cert_ref *certs,
-			      unsigned int nr)
+			      unsigned int nr, bool tls13)
 {
 	size_t msg, list, data;
 	struct ktls_wr w;
 	unsigned int i;
 
-	/* RFC 8446 4.4.2: a server's list is never empty, nor a cert. */
+	/* A server's list is never empty, nor a certificate in it. */
 	if (!nr)
 		return -EINVAL;
 	for (i = 0; i < nr; i++)
@@ -219,13 +219,15 @@ int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 
 	ktls_wr_init(&w, b);
 	msg = ktls_wr_msg_open(&w, KTLS_HS_CERTIFICATE);
-	ktls_wr_u8(&w, 0);	/* certificate_request_context: empty */
+	if (tls13)
+		ktls_wr_u8(&w, 0);	/* certificate_request_context: empty */
 	list = ktls_wr_open(&w, 3);
 	for (i = 0; i < nr; i++) {
 		data = ktls_wr_open(&w, 3);
 		ktls_wr_bytes(&w, certs[i].der, certs[i].len);
 		ktls_wr_close(&w, data, 3);
-		ktls_wr_u16(&w, 0);	/* no per-certificate extensions */
+		if (tls13)
+			ktls_wr_u16(&w, 0);	/* no per-certificate extensions */
 	}
 	ktls_wr_close(&w, list, 3);
 	ktls_wr_close(&w, msg, 3);

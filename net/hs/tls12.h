@@ -67,10 +67,6 @@ int ktls_hs12_build_server_hello(struct ktls_hs_buf *b,
 				 const u8 random[KTLS_HS_RANDOM_LEN],
 				 u16 suite,
 				 const struct ktls_hs12_sh_exts *exts);
-/* RFC 5246 7.4.2: the chain alone, no context, no extensions. */
-int ktls_hs12_build_certificate(struct ktls_hs_buf *b,
-				const struct ktls_hs_cert_ref *certs,
-				unsigned int nr);
 /*
  * ServerECDHParams (RFC 8422 5.4) of @group and our @share into @out (at
  * least KTLS_HS12_PARAMS_MAX bytes); returns the length, 0 if it does

@@ -84,34 +84,6 @@ out:
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_build_server_hello);
 
-int ktls_hs12_build_certificate(struct ktls_hs_buf *b,
-				const struct ktls_hs_cert_ref *certs,
-				unsigned int nr)
-{
-	size_t msg, list, data;
-	struct ktls_wr w;
-	unsigned int i;
-
-	if (!nr)
-		return -EINVAL;
-	for (i = 0; i < nr; i++)
-		if (!certs[i].len)
-			return -EINVAL;
-
-	ktls_wr_init(&w, b);
-	msg = ktls_wr_msg_open(&w, KTLS_HS_CERTIFICATE);
-	list = ktls_wr_open(&w, 3);
-	for (i = 0; i < nr; i++) {
-		data = ktls_wr_open(&w, 3);
-		ktls_wr_bytes(&w, certs[i].der, certs[i].len);
-		ktls_wr_close(&w, data, 3);
-	}
-	ktls_wr_close(&w, list, 3);
-	ktls_wr_close(&w, msg, 3);
-	return ktls_wr_commit(&w);
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_build_certificate);
-
 size_t ktls_hs12_ecdh_params(u8 *out, u16 group, const u8 *share,
 			     size_t share_len)
 {

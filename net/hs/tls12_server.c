@@ -262,7 +262,7 @@ static int ktls_hs12_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
 		certs[i].der = id->certs[i].der;
 		certs[i].len = id->certs[i].len;
 	}
-	return ktls_hs12_build_certificate(b, certs, id->nr_certs);
+	return ktls_hs_build_certificate(b, certs, id->nr_certs, false);
 }
 
 /*

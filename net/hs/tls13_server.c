@@ -414,7 +414,7 @@ static int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
 		certs[i].der = id->certs[i].der;
 		certs[i].len = id->certs[i].len;
 	}
-	return ktls_hs_build_certificate(b, certs, id->nr_certs);
+	return ktls_hs_build_certificate(b, certs, id->nr_certs, true);
 }
 
 /* RFC 8446 4.4.3, ecdsa_secp256r1_sha256 over the transcript so far. */

@@ -138,18 +138,18 @@ static void cert12_layout(struct kunit *test)
 	struct ktls_hs_buf b;
 
 	hs12_buf(test, &b, sizeof(want));
-	KUNIT_ASSERT_EQ(test, ktls_hs12_build_certificate(&b, certs, 2), 0);
+	KUNIT_ASSERT_EQ(test, ktls_hs_build_certificate(&b, certs, 2, false), 0);
 	KUNIT_ASSERT_EQ(test, b.len, sizeof(want));
 	KUNIT_EXPECT_MEMEQ(test, b.data, want, sizeof(want));
 
 	hs12_buf(test, &b, sizeof(want) - 1);
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_certificate(&b, certs, 2),
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 2, false),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, b.len, 0);
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_certificate(&b, certs, 0),
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 0, false),
 			-EINVAL);
 	certs[1].len = 0;
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_certificate(&b, certs, 2),
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 2, false),
 			-EINVAL);
 }
 
