@@ -18,13 +18,7 @@ T=$(mktemp -d)
 PORT=$((20000 + RANDOM % 12000))
 KEYS=()
 SRV=
-cleanup() {
-	local k
-	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
-	for k in "${KEYS[@]}"; do keyctl unlink "$k" @u >/dev/null 2>&1; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
+trap hs_cleanup EXIT
 
 ktap_print_header
 ktap_set_plan 10
@@ -34,22 +28,10 @@ hs_make_ca "$T" && hs_make_identity "$T" www www.example.test ||
 K1=$(hs_load_identity "$T" www) && KEYS+=("$K1") ||
 	ktap_exit_fail_msg "keyctl padd ktls_identity failed"
 
-# serve ARGS...: (re)start the server on a new port
+# serve ARGS...: (re)start hs_fallback_srv on the next port
 serve() {
-	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
-	PORT=$((PORT + 1))
-	"$HS_BIN/hs_fallback_srv" --port "$PORT" --key "$K1" \
-		--cert "$T/www.pem" --pkey "$T/www.key" "$@" \
-		> "$T/server.out" 2> "$T/server.err" &
-	SRV=$!
-	local i
-	for i in $(seq 50); do
-		grep -q listening "$T/server.out" 2>/dev/null && return 0
-		kill -0 "$SRV" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$T/server.err"
-	return 1
+	hs_start_server hs_fallback_srv --key "$K1" --cert "$T/www.pem" \
+		--pkey "$T/www.key" "$@"
 }
 
 # client NAME ARGS...: one line through s_client, echoed back
