@@ -118,6 +118,9 @@ static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
 
 /* tls13_server.c: wipe all but the final keys and pending output. */
 void ktls_hs_wipe_handshake(struct ktls_hs *hs);
+/* tls13_server.c: the identity's Certificate message, 1.2 or 1.3 form. */
+int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
+			    bool tls13);
 /* tls13_server.c: the alert a first ClientHello earned, or the hand-over. */
 int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert);
 

@@ -252,19 +252,6 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 
 /* --------------------------------------------------- the server flight */
 
-static int ktls_hs12_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
-{
-	struct ktls_hs_cert_ref certs[KTLS_IDENTITY_MAX_CERTS];
-	const struct ktls_identity *id = hs->id;
-	unsigned int i;
-
-	for (i = 0; i < id->nr_certs; i++) {
-		certs[i].der = id->certs[i].der;
-		certs[i].len = id->certs[i].len;
-	}
-	return ktls_hs_build_certificate(b, certs, id->nr_certs, false);
-}
-
 /*
  * RFC 8422 5.4: our ephemeral key and its signature over both randoms
  * and the parameters, with ecdsa_secp256r1_sha256 whatever the suite.
@@ -327,7 +314,7 @@ static int ktls_hs12_send_flight(struct ktls_hs *hs,
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs12_build_server_hello(&b, random, c->suite->id, &c->exts);
 	if (!err)
-		err = ktls_hs12_add_certificate(hs, &b);
+		err = ktls_hs_add_certificate(hs, &b, false);
 	if (!err)
 		err = ktls_hs12_add_key_exchange(hs, &b);
 	if (!err)

@@ -404,7 +404,9 @@ static int ktls_hs_hash_since(struct ktls_hs *hs, const struct ktls_hs_buf *b,
 				      b->len - from);
 }
 
-static int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
+/* The chosen identity's chain as a Certificate message of either version. */
+int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
+			    bool tls13)
 {
 	struct ktls_hs_cert_ref certs[KTLS_IDENTITY_MAX_CERTS];
 	const struct ktls_identity *id = hs->id;
@@ -414,7 +416,7 @@ static int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
 		certs[i].der = id->certs[i].der;
 		certs[i].len = id->certs[i].len;
 	}
-	return ktls_hs_build_certificate(b, certs, id->nr_certs, true);
+	return ktls_hs_build_certificate(b, certs, id->nr_certs, tls13);
 }
 
 /* RFC 8446 4.4.3, ecdsa_secp256r1_sha256 over the transcript so far. */
@@ -477,7 +479,7 @@ static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 						 hs->alpn.len ? &hs->alpn : NULL);
 	/* A resumed session was authenticated when its ticket was issued. */
 	if (!err && !hs->session.resumed)
-		err = ktls_hs_add_certificate(hs, &b);
+		err = ktls_hs_add_certificate(hs, &b, true);
 	if (!err)
 		err = ktls_hs_hash_since(hs, &b, 0);
 	from = b.len;
