@@ -39,6 +39,7 @@ ALERTS = {
     "unexpected_message": 10, "record_overflow": 22,
     "illegal_parameter": 47, "decode_error": 50, "decrypt_error": 51,
     "protocol_version": 70, "missing_extension": 109, "bad_record_mac": 20,
+    "handshake_failure": 40, "inappropriate_fallback": 86,
 }
 
 
@@ -345,10 +346,8 @@ def test_one_byte_records(srv):
     c.close()
 
 
-def expect_plain_alert(srv, name, payload, alert):
-    before = srv.stats()
-    c = Conn(srv.port)
-    c.s.sendall(payload)
+def check_plain_alert(srv, name, c, before, alert):
+    """c got the plaintext alert and EOF, one more failed, nothing accepted."""
     got = c.plain_alert()
     closed = c.eof()
     c.close()
@@ -358,6 +357,13 @@ def expect_plain_alert(srv, name, payload, alert):
           after["failed"] == before["failed"] + 1 and
           srv.accept(0) is None,
           f"alert {got}, closed {closed}, stats {after}")
+
+
+def expect_plain_alert(srv, name, payload, alert):
+    before = srv.stats()
+    c = Conn(srv.port)
+    c.s.sendall(payload)
+    check_plain_alert(srv, name, c, before, alert)
 
 
 def hostile_cases(srv):
