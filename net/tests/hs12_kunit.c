@@ -77,7 +77,7 @@ static void sh12_all_extensions(struct kunit *test)
 
 	hs12_fill_random();
 	hs12_buf(test, &b, len);
-	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), 0);
 	KUNIT_ASSERT_EQ(test, b.len, len);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be24(b.data + 1), len - 4);
@@ -86,7 +86,7 @@ static void sh12_all_extensions(struct kunit *test)
 
 	/* One byte short: nothing written. */
 	hs12_buf(test, &b, len - 1);
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, b.len, 0);
 }
@@ -99,7 +99,7 @@ static void sh12_no_extensions(struct kunit *test)
 
 	hs12_fill_random();
 	hs12_buf(test, &b, 64);
-	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xcca9, &e), 0);
 	KUNIT_ASSERT_EQ(test, b.len, 4 + 38);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be24(b.data + 1), 38);
@@ -114,10 +114,10 @@ static void sh12_bad_alpn(struct kunit *test)
 	struct ktls_hs_buf b;
 
 	hs12_buf(test, &b, 1024);
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), -EINVAL);
 	alpn.len = 256;
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), -EINVAL);
 	KUNIT_EXPECT_EQ(test, b.len, 0);
 }
