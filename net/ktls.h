@@ -7,9 +7,11 @@
 #ifndef _KTLS_HS_KTLS_H
 #define _KTLS_HS_KTLS_H
 
+#include <linux/build_bug.h>
 #include <linux/rcupdate.h>
 #include <net/inet_connection_sock.h>
 #include <net/sock.h>
+#include <net/tls.h>
 
 #include "record.h"
 
@@ -28,6 +30,15 @@ enum ktls_conf {
 
 /**
  * struct ktls_ctx - state of one socket the "tls" ULP is attached to
+ * @base:	the kernel's own struct tls_context, first, because NIC
+ *		drivers read the ULP slot as one (tls_get_ctx() and the
+ *		inlines of <net/tls.h>).  Only what drivers and the core
+ *		read of it is kept: @base.priv_ctx_tx, @base.netdev,
+ *		@base.tx_conf, @base.prot_info, @base.crypto_send,
+ *		@base.tx, @base.flags and @base.sk_destruct of a TX offload
+ *		(device.c); everything else stays zero, so that the core's
+ *		tls_sw_has_ctx_rx()/tls_sw_has_ctx_tx() see no upstream
+ *		software context on any socket of ours
  * @sk:		the TCP socket
  * @sk_proto:	the protocol ops we sit in front of (tcp_prot, tcpv6_prot or
  *		whatever sockmap installed); every call we do not handle
@@ -59,6 +70,7 @@ enum ktls_conf {
  *		reads it under RCU without the socket lock
  */
 struct ktls_ctx {
+	struct tls_context base;
 	struct sock *sk;
 	struct proto *sk_proto;
 	const struct proto_ops *sk_ops;
@@ -80,6 +92,9 @@ struct ktls_ctx {
 	struct ktls_hs_listen *hs_listen;
 	struct rcu_head rcu;
 };
+
+/* tls_get_ctx() of a driver and ktls_ctx() must read the same address. */
+static_assert(offsetof(struct ktls_ctx, base) == 0);
 
 /*
  * The ULP slot is written only by our init (socket locked, before any
