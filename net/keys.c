@@ -20,6 +20,7 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+#include "device.h"
 
 static void ktls_crypto_clear(struct ktls_crypto *c)
 {
@@ -134,7 +135,12 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	if (err)
 		goto err_clear;
 
-	if (tx) {
+	/* A device that takes the keys encrypts; else we do, as without one. */
+	if (tx && !ktls_device_tx_start(sk, ctx)) {
+		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
+		ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
+		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_DEVICE);
+	} else if (tx) {
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_TX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
@@ -163,6 +169,9 @@ static int ktls_set_update(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
 	int err = 0;
 
+	/* The device holds the old key for what it may still retransmit. */
+	if (tx && ctx->tx_conf == KTLS_CONF_HW)
+		return -EOPNOTSUPP;
 	if (tx)
 		err = ktls_tx_flush(sk);
 	if (!err)
@@ -331,6 +340,10 @@ int ktls_keys_next(struct sock *sk, bool tx)
 
 	if (WARN_ON_ONCE(!sec || !c->ready))
 		return -EINVAL;
+	/* Not yet for a device: it would need its key replaced in step. */
+	err = -EOPNOTSUPP;
+	if (tx && ctx->tx_conf == KTLS_CONF_HW)
+		goto fail;
 	err = ktls_tls13_next_secret(sec->hash, tx ? sec->tx : sec->rx,
 				     sec->len, secret, sec->len);
 	if (!err)
@@ -352,6 +365,7 @@ int ktls_keys_next(struct sock *sk, bool tx)
 	memzero_explicit(key, sizeof(key));
 	memzero_explicit(iv, sizeof(iv));
 
+fail:
 	if (err) {
 		ktls_stat_inc(sk, tx ? KTLS_STAT_TX_REKEY_ERROR :
 				       KTLS_STAT_RX_REKEY_ERROR);

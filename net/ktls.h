@@ -66,6 +66,8 @@ enum ktls_conf {
  * @hs:		the in-kernel handshake of this socket, running or ended
  *		(net/hs/conn.c); NULL if none was started
  * @hs_listen:	set on an armed listener (net/hs/listen.c)
+ * @closed:	close() ran on a TX-offloaded socket, whose context lives
+ *		on until the socket's destructor (device.c)
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
@@ -90,6 +92,7 @@ struct ktls_ctx {
 	struct ktls_hs_settings __rcu *hs_settings;
 	struct ktls_hs_conn *hs;
 	struct ktls_hs_listen *hs_listen;
+	bool closed;
 	struct rcu_head rcu;
 };
 

@@ -37,6 +37,7 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+#include "device.h"
 
 #define KTLS_TX_PAGES		DIV_ROUND_UP(KTLS_MAX_PLAINTEXT, PAGE_SIZE)
 /* Fragments of one record's plaintext: the record closes when they run out. */
@@ -53,6 +54,9 @@
  * without waiting for the peer to read.
  */
 #define KTLS_TX_QUEUE		3
+
+/* A record in device form is tracked in the kernel's struct tls_record_info. */
+static_assert(KTLS_TX_ENC_FRAGS <= MAX_SKB_FRAGS);
 
 /**
  * struct ktls_tx_rec - a sealed record, or what TCP has not taken of it
@@ -278,6 +282,70 @@ static int ktls_tx_alloc_enc(struct sock *sk, struct ktls_tx_rec *rec,
 }
 
 /*
+ * Device form of the open record (TX offload): the plaintext and the
+ * TLS 1.3 inner type where the ciphertext goes, zeros where the tag goes,
+ * for the device to encrypt on its way out.  The plaintext is copied
+ * always, even from spliced pages: the record must not change while it
+ * may be retransmitted, since the device and the software fallback both
+ * read it again then.
+ */
+static void ktls_tx_frame(struct ktls_tx *tx, struct ktls_tx_rec *rec,
+			  const struct ktls_prot *prot)
+{
+	unsigned int f = 0, off = prot->prepend_len, i;
+
+	/* Skip the fragments the header and nonce filled. */
+	while (off >= rec->frags[f].bv_len)
+		off -= rec->frags[f++].bv_len;
+
+	for (i = 0; i <= tx->nr_plain; i++) {
+		const struct bio_vec *src = &tx->plain[i];
+		unsigned int done = 0, len = i < tx->nr_plain ? src->bv_len :
+					     prot->tail_len + prot->tag_len;
+
+		while (done < len) {
+			struct bio_vec *dst = &rec->frags[f];
+			unsigned int n = min(len - done, dst->bv_len - off);
+
+			if (i < tx->nr_plain)
+				memcpy_page(dst->bv_page, dst->bv_offset + off,
+					    src->bv_page, src->bv_offset + done,
+					    n);
+			else
+				memzero_page(dst->bv_page, dst->bv_offset + off,
+					     n);
+			done += n;
+			off += n;
+			if (off == dst->bv_len) {
+				f++;
+				off = 0;
+			}
+		}
+	}
+	if (prot->tail_len) {
+		/* The inner type is the first byte after the plaintext. */
+		unsigned int pos = prot->prepend_len + tx->plain_len;
+
+		for (f = 0; pos >= rec->frags[f].bv_len; f++)
+			pos -= rec->frags[f].bv_len;
+		memcpy_to_page(rec->frags[f].bv_page,
+			       rec->frags[f].bv_offset + pos, &tx->type, 1);
+	}
+}
+
+/* TCP's sequence number of the first byte of the record at queue slot @n. */
+static u32 ktls_tx_seq_of(struct sock *sk, const struct ktls_tx *tx,
+			  unsigned int n)
+{
+	u32 seq = tcp_sk(sk)->write_seq;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		seq += tx->queue[(tx->head + i) % KTLS_TX_QUEUE].left;
+	return seq;
+}
+
+/*
  * Seal the open record into the next free slot of the queue: header and
  * nonce written in clear, plaintext (and the TLS 1.3 inner type)
  * encrypted behind them.  The caller makes sure a slot is free.
@@ -309,6 +377,18 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	       prot->nonce_len);
 	memcpy_to_page(rec->frags[0].bv_page, rec->frags[0].bv_offset, hdr,
 		       prot->prepend_len);
+
+	if (ctx->tx_conf == KTLS_CONF_HW) {
+		ktls_tx_frame(tx, rec, prot);
+		err = ktls_device_record_add(sk, ctx, rec->frags, rec->nr,
+					     KTLS_HEADER_LEN + body,
+					     ktls_tx_seq_of(sk, tx, tx->count));
+		if (err) {
+			ktls_tx_rec_release(rec);
+			return err;
+		}
+		goto sealed;
+	}
 
 	ktls_record_iv(tx->iv, prot, c, c->iv + prot->cipher->salt_len);
 	ktls_record_aad(tx->aad, prot, c->seq, tx->type, inner);
@@ -343,6 +423,7 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 		return err;
 	}
 
+sealed:
 	ktls_record_advance(prot, c);
 	rec->next = 0;
 	rec->left = KTLS_HEADER_LEN + body;
@@ -374,11 +455,15 @@ static void ktls_tx_rec_consume(struct ktls_tx_rec *rec, size_t n)
  */
 static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 {
+	/* Device-form records: TCP keeps them apart from ciphertext. */
+	int decrypted = ktls_ctx(sk)->tx_conf == KTLS_CONF_HW ?
+			MSG_SENDPAGE_DECRYPTED : 0;
+
 	while (tx->count) {
 		struct ktls_tx_rec *rec = &tx->queue[tx->head];
 		struct msghdr msg = {
 			.msg_flags = MSG_SPLICE_PAGES | MSG_DONTWAIT |
-				     MSG_NOSIGNAL,
+				     MSG_NOSIGNAL | decrypted,
 		};
 		int ret;
 
