@@ -78,6 +78,8 @@ run_kunit() {
 run_selftests() {
 	(
 		export KTLS_HS_KO=$KTLS_MODDIR/ktls_hs.ko KSFT_DIR=$KTLS_KSFT_DIR
+		# sim_offload.sh inserts it itself, after the TLS provider.
+		export KTLS_SIM_KO=$KTLS_MODDIR/ktls_sim.ko
 		export KTLS_KSFT_OUT
 		BASE_DIR=$KTLS_KSFT_DIR
 		cd "$BASE_DIR/net" || return	# runner.sh names tests by $PWD

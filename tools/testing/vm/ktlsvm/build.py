@@ -23,7 +23,10 @@ def module(kernel, extra=()):
          "--exclude=.*.cmd"] + srcs + [f"{dest}/"], cwd=REPO)
     res = run(["make", "-C", dest, f"KDIR={kernel.kdir}"] + list(extra), capture=True)
     warnings = [l for l in res.stdout.splitlines() if re.search(r"\b(warning|error):", l)]
-    for ko in ["ktls_hs.ko"] + (["ktls_hs_kunit.ko", "ktls_ulp_squat.ko"] if kernel.kunit else []):
+    # Kbuild builds the simulated offload NIC where the kernel has CONFIG_TLS_DEVICE.
+    sim = "CONFIG_TLS_DEVICE=y" in (kernel.kdir / ".config").read_text()
+    for ko in (["ktls_hs.ko"] + (["ktls_sim.ko"] if sim else [])
+               + (["ktls_hs_kunit.ko", "ktls_ulp_squat.ko"] if kernel.kunit else [])):
         if not (dest / ko).exists():
             raise RunnerError(f"{kernel.name}: {ko} was not built")
     return dest, warnings
