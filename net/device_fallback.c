@@ -42,7 +42,8 @@ int ktls_device_fallback_init(struct ktls_ctx *ctx,
 			      struct tls_offload_context_tx *octx)
 {
 	const struct ktls_cipher *cs = ctx->prot.cipher;
-	const u8 *raw = (const u8 *)&ctx->tx_crypto.info;
+	/* The copy the device got, which a key update leaves alone. */
+	const u8 *raw = (const u8 *)&ctx->base.crypto_send;
 	struct crypto_aead *aead;
 	int err;
 
@@ -211,7 +212,8 @@ static int ktls_fb_fill(struct ktls_fb *fb, u32 seq, unsigned int len,
 		err = ktls_fb_encrypt(fb, rec_end - start, sn);
 		if (err)
 			return err;
-		n = min_t(u32, end, rec_end) - seq;
+		/* Sequence space wraps: compare with before(), never min(). */
+		n = (before(rec_end, end) ? rec_end : end) - seq;
 		memcpy(payload + (seq - (end - len)), fb->rec + (seq - start), n);
 		seq += n;
 	}
@@ -312,10 +314,18 @@ out:
 	return nskb;
 }
 
+/*
+ * sk_validate_xmit_skb of a socket whose device-form records no device
+ * encrypts any more (the device went, or the keys changed).  Records
+ * sealed in software since then are ciphertext already, and TCP keeps
+ * them in skbs of their own, not marked decrypted.
+ */
 struct sk_buff *ktls_device_validate_xmit_sw(struct sock *sk,
 					     struct net_device *dev,
 					     struct sk_buff *skb)
 {
+	if (!skb_is_decrypted(skb))
+		return skb;
 	return ktls_fb_skb(sk, skb);
 }
 
@@ -333,7 +343,9 @@ struct sk_buff *ktls_device_validate_xmit_sw(struct sock *sk,
 struct sk_buff *tls_validate_xmit_skb(struct sock *sk, struct net_device *dev,
 				      struct sk_buff *skb)
 {
-	if (dev == rcu_dereference_bh(tls_get_ctx(sk)->netdev) ||
+	/* Sealed in software before the device took over: ciphertext. */
+	if (!skb_is_decrypted(skb) ||
+	    dev == rcu_dereference_bh(tls_get_ctx(sk)->netdev) ||
 	    netif_is_bond_master(dev))
 		return skb;
 	return ktls_fb_skb(sk, skb);
