@@ -88,7 +88,9 @@ void tls_device_sk_destruct(struct sock *sk)
 	ktls_device_records_free(octx);
 	crypto_free_aead(octx->aead_send);
 	octx->aead_send = NULL;
-	clean_acked_data_disable(inet_csk(sk));
+	/* Set only if the socket moved to the device. */
+	if (inet_csk(sk)->icsk_clean_acked)
+		clean_acked_data_disable(inet_csk(sk));
 
 	spin_lock_irqsave(&ktls_device_lock, flags);
 	list_del(&ctx->base.list);
@@ -193,77 +195,166 @@ static void ktls_device_fill_base(struct ktls_ctx *ctx)
 	put_unaligned_be64(c->seq, ctx->base.tx.rec_seq);
 }
 
-int ktls_device_tx_start(struct sock *sk, struct ktls_ctx *ctx)
-{
-	struct tls_offload_context_tx *octx;
+/**
+ * struct ktls_device_install - one tls_dev_add() in flight
+ * @work:	runs it, off the syscall path
+ * @sk:		the socket, held
+ * @netdev:	the device, held
+ * @start_seq:	TCP sequence number the device is told it starts at
+ */
+struct ktls_device_install {
+	struct work_struct work;
+	struct sock *sk;
 	struct net_device *netdev;
-	int err;
+	u32 start_seq;
+};
 
-	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
-		return -EOPNOTSUPP;
-	netdev = ktls_device_of(sk);
-	if (!netdev)
-		return -ENODEV;
-	err = -EOPNOTSUPP;
-	if (!(netdev->features & NETIF_F_HW_TLS_TX) || !netdev->tlsdev_ops)
-		goto err_put;
+/*
+ * The driver gets the keys and the sequence numbers the socket had when
+ * they were set, as upstream gives them.  If the application sent in
+ * software meanwhile, the socket moves to the device later than that;
+ * the device then sees its first record ahead of where it was told, as
+ * after any loss, and finds its place with tls_get_record() (or asks for
+ * a resync): records before the marker are not its own.
+ */
+static void ktls_device_install_work(struct work_struct *work)
+{
+	struct ktls_device_install *inst =
+		container_of(work, struct ktls_device_install, work);
+	struct net_device *netdev = inst->netdev;
+	struct sock *sk = inst->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	int err = -ESTALE;
 
-	ktls_device_fill_base(ctx);
-	err = -ENOMEM;
-	octx = ktls_device_octx_alloc(sk, ctx);
-	if (!octx)
-		goto err_put;
-	err = ktls_device_fallback_init(ctx, octx);
-	if (err)
-		goto err_octx;
-
-	/* The device starts at a fresh skb: no earlier byte shares one. */
-	tcp_write_collapse_fence(sk);
-	clean_acked_data_enable(inet_csk(sk), ktls_device_clean_acked);
-
+	if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_PENDING)
+		goto out;
 	down_read(&ktls_device_rwsem);
 	/* A device that went down takes no new sockets. */
 	err = -ENETDOWN;
-	if (!(netdev->flags & IFF_UP))
-		goto err_unlock;
-	ctx->base.priv_ctx_tx = octx;
-	err = netdev->tlsdev_ops->tls_dev_add(netdev, sk, TLS_OFFLOAD_CTX_DIR_TX,
-					      &ctx->base.crypto_send.info,
-					      tcp_sk(sk)->write_seq);
+	if (netdev->flags & IFF_UP)
+		err = netdev->tlsdev_ops->tls_dev_add(netdev, sk,
+						      TLS_OFFLOAD_CTX_DIR_TX,
+						      &ctx->base.crypto_send.info,
+						      inst->start_seq);
+	if (!err) {
+		rcu_assign_pointer(ctx->base.netdev, netdev);	/* our hold */
+		netdev = NULL;
+		spin_lock_irq(&ktls_device_lock);
+		list_add_tail(&ctx->base.list, &ktls_device_list);
+		spin_unlock_irq(&ktls_device_lock);
+		/* The TX path moves over at its next record. */
+		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
+	}
+	up_read(&ktls_device_rwsem);
+out:
 	if (err)
-		goto err_unlock;
+		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_NONE);
+	dev_put(netdev);
+	/* May be the last reference: the destructor then frees the rest. */
+	sock_put(sk);
+	kfree(inst);
+}
+
+void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct tls_offload_context_tx *octx;
+	struct ktls_device_install *inst;
+	struct net_device *netdev;
+
+	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
+		return;
+	netdev = ktls_device_of(sk);
+	if (!netdev)
+		return;
+	if (!(netdev->features & NETIF_F_HW_TLS_TX) || !netdev->tlsdev_ops ||
+	    !(netdev->flags & IFF_UP))
+		goto err_put;
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	if (!inst)
+		goto err_put;
+	octx = ktls_device_octx_alloc(ctx);
+	if (!octx)
+		goto err_inst;
+
+	/* Nothing was sent under the keys yet: these are exact. */
+	ktls_device_fill_base(ctx);
+	/*
+	 * The fallback's transform is set up here, not in the work: its
+	 * first allocation may build the algorithm, which the software
+	 * layer's allocation just did too, and two at once may fail.
+	 */
+	if (ktls_device_fallback_init(ctx, octx))
+		goto err_octx;
+	inst->start_seq = tcp_sk(sk)->write_seq;
+	ctx->base.priv_ctx_tx = octx;	/* the driver's state goes there */
+	ctx->base.sk = sk;
+	INIT_LIST_HEAD(&ctx->base.list);
+	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
 
 	/* From here the socket's context outlives the ULP (see the header). */
 	__module_get(THIS_MODULE);
-	ctx->base.sk = sk;
-	ctx->base.tx_conf = TLS_HW;
-	rcu_assign_pointer(ctx->base.netdev, netdev);	/* takes our hold */
-	spin_lock_irq(&ktls_device_lock);
-	list_add_tail(&ctx->base.list, &ktls_device_list);
-	spin_unlock_irq(&ktls_device_lock);
 	ctx->base.sk_destruct = sk->sk_destruct;
 	/* Readers that test for our destructor then read the context. */
 	smp_store_release(&sk->sk_destruct, tls_device_sk_destruct);
-	up_read(&ktls_device_rwsem);
 
-	/* Drivers see the socket as offloaded from this store on. */
-	smp_store_release(&sk->sk_validate_xmit_skb, tls_validate_xmit_skb);
-	return 0;
+	sock_hold(sk);
+	inst->sk = sk;
+	inst->netdev = netdev;
+	INIT_WORK(&inst->work, ktls_device_install_work);
+	queue_work(ktls_device_wq, &inst->work);
+	return;
 
-err_unlock:
-	ctx->base.priv_ctx_tx = NULL;
-	up_read(&ktls_device_rwsem);
-	clean_acked_data_disable(inet_csk(sk));
-	crypto_free_aead(octx->aead_send);
 err_octx:
-	ktls_device_records_free(octx);
 	kfree(octx);
-err_put:
 	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
 	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
 	memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
+err_inst:
+	kfree(inst);
+err_put:
 	dev_put(netdev);
-	return err;
+}
+
+void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
+{
+	struct tls_offload_context_tx *octx = tls_offload_ctx_tx(&ctx->base);
+	bool on = false;
+
+	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ON) !=
+	    KTLS_TX_DEV_READY)
+		return;
+	/* Against the notifier: the device is either still there or gone. */
+	down_read(&ktls_device_rwsem);
+	if (rcu_access_pointer(ctx->base.netdev) &&
+	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
+		clean_acked_data_enable(inet_csk(sk), ktls_device_clean_acked);
+		ctx->base.tx_conf = TLS_HW;
+		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
+		/* Drivers see the socket as offloaded from this store on. */
+		smp_store_release(&sk->sk_validate_xmit_skb,
+				  tls_validate_xmit_skb);
+		on = true;
+	}
+	up_read(&ktls_device_rwsem);
+	if (!on) {
+		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
+		return;
+	}
+	ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
+	ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
+	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_DEVICE);
+}
+
+/*
+ * The device, if it got the keys, keeps them until the socket's
+ * destructor or its going down; it is never handed a record.
+ */
+void ktls_device_tx_abandon(struct ktls_ctx *ctx)
+{
+	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING,
+		    KTLS_TX_DEV_ABANDONED) == KTLS_TX_DEV_PENDING)
+		return;
+	cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ABANDONED);
 }
 
 /*

@@ -32,12 +32,22 @@ struct tls_offload_context_tx;
 int ktls_device_init(void);
 void ktls_device_exit(void);
 /*
- * Offer the TX keys just installed to the route's device.  Socket locked,
- * process context, nothing sent under the keys yet.  0: the device took
- * them and the socket is in device mode; otherwise an errno and the
- * socket is unchanged (the caller stays in software).
+ * TX keys were just installed and the socket runs in software: if the
+ * route's device can take them, queue their installation there (the
+ * driver may take milliseconds).  Socket locked, process context.
  */
-int ktls_device_tx_start(struct sock *sk, struct ktls_ctx *ctx);
+void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx);
+/*
+ * The TX path, about to seal a record that TCP will carry from @seq: if
+ * the device has the keys by now, the socket moves to device mode with
+ * this record.  Socket locked, process context.
+ */
+void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
+/*
+ * The TX keys change while the socket is still in software: the device
+ * must never take over with the old ones.  Socket locked.
+ */
+void ktls_device_tx_abandon(struct ktls_ctx *ctx);
 /*
  * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
  * asked for a resync, give it these.  Socket locked, process context.
@@ -54,9 +64,17 @@ static inline void ktls_device_exit(void)
 {
 }
 
-static inline int ktls_device_tx_start(struct sock *sk, struct ktls_ctx *ctx)
+static inline void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
 {
-	return -EOPNOTSUPP;
+}
+
+static inline void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx,
+					 u32 seq)
+{
+}
+
+static inline void ktls_device_tx_abandon(struct ktls_ctx *ctx)
+{
 }
 
 static inline void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx,
@@ -65,10 +83,13 @@ static inline void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx,
 }
 #endif
 
-/* An offloaded socket's context is freed by its destructor, not the ULP. */
+/*
+ * From the moment an offload is offered, drivers may read the socket's
+ * context: it is freed by the socket's destructor, not the ULP.
+ */
 static inline bool ktls_device_owns_ctx(const struct ktls_ctx *ctx)
 {
-	return ctx->tx_conf == KTLS_CONF_HW;
+	return ctx->base.sk_destruct;
 }
 
 /* device_tx.c */
@@ -82,8 +103,9 @@ int ktls_device_record_add(struct sock *sk, struct ktls_ctx *ctx,
 			   u32 len, u32 start_seq);
 void ktls_device_clean_acked(struct sock *sk, u32 acked_seq);
 void ktls_device_records_free(struct tls_offload_context_tx *octx);
-struct tls_offload_context_tx *ktls_device_octx_alloc(struct sock *sk,
-						      struct ktls_ctx *ctx);
+struct tls_offload_context_tx *ktls_device_octx_alloc(struct ktls_ctx *ctx);
+int ktls_device_records_start(struct tls_offload_context_tx *octx, u32 seq,
+			      u64 sn);
 
 /* device_fallback.c */
 int ktls_device_fallback_init(struct ktls_ctx *ctx,

@@ -59,33 +59,50 @@ void ktls_device_records_free(struct tls_offload_context_tx *octx)
 
 /**
  * ktls_device_octx_alloc() - the TX offload context of a socket
- * @sk:		the socket, locked; nothing sent under the TX keys yet
- * @ctx:	its context, whose TX keys are installed
+ * @ctx:	its context
  *
- * The record list starts with the marker at TCP's next sequence number,
- * numbered one below the first record.
+ * The record list stays empty until the socket moves to the device
+ * (ktls_device_records_start()).
  * Return: the context, or NULL without memory.
  */
-struct tls_offload_context_tx *ktls_device_octx_alloc(struct sock *sk,
-						      struct ktls_ctx *ctx)
+struct tls_offload_context_tx *ktls_device_octx_alloc(struct ktls_ctx *ctx)
 {
 	struct tls_offload_context_tx *octx;
-	struct tls_record_info *marker;
 
 	octx = kzalloc(sizeof(*octx), GFP_KERNEL);
-	marker = kzalloc(sizeof(*marker), GFP_KERNEL);
-	if (!octx || !marker) {
-		kfree(octx);
-		kfree(marker);
+	if (!octx)
 		return NULL;
-	}
 	spin_lock_init(&octx->lock);
 	INIT_LIST_HEAD(&octx->records_list);
 	octx->ctx = &ctx->base;
-	marker->end_seq = tcp_sk(sk)->write_seq;
-	list_add_tail(&marker->list, &octx->records_list);
-	octx->unacked_record_sn = ctx->tx_crypto.seq - 1;
 	return octx;
+}
+
+/**
+ * ktls_device_records_start() - the device takes over at a record boundary
+ * @octx:	TX offload context, its list empty
+ * @seq:	TCP sequence number of the first record in device form
+ * @sn:		its record number
+ *
+ * The list starts with a marker ending at @seq, numbered one below the
+ * first record: bytes before it were sealed in software.
+ * Return: 0, or -ENOMEM.
+ */
+int ktls_device_records_start(struct tls_offload_context_tx *octx, u32 seq,
+			      u64 sn)
+{
+	struct tls_record_info *marker;
+	unsigned long flags;
+
+	marker = kzalloc(sizeof(*marker), GFP_KERNEL);
+	if (!marker)
+		return -ENOMEM;
+	marker->end_seq = seq;
+	spin_lock_irqsave(&octx->lock, flags);
+	list_add_tail(&marker->list, &octx->records_list);
+	octx->unacked_record_sn = sn - 1;
+	spin_unlock_irqrestore(&octx->lock, flags);
+	return 0;
 }
 
 int ktls_device_record_add(struct sock *sk, struct ktls_ctx *ctx,

@@ -135,15 +135,16 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	if (err)
 		goto err_clear;
 
-	/* A device that takes the keys encrypts; else we do, as without one. */
-	if (tx && !ktls_device_tx_start(sk, ctx)) {
-		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
-		ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
-		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_DEVICE);
-	} else if (tx) {
+	/*
+	 * TX starts in software at once; a device that can take the keys
+	 * gets them off the syscall path, and the socket moves to it at a
+	 * record boundary once it has them (device.c).
+	 */
+	if (tx) {
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_TX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
+		ktls_device_tx_offer(sk, ctx);
 	} else {
 		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_RX_SW);
@@ -172,8 +173,10 @@ static int ktls_set_update(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	/* The device holds the old key for what it may still retransmit. */
 	if (tx && ctx->tx_conf == KTLS_CONF_HW)
 		return -EOPNOTSUPP;
-	if (tx)
+	if (tx) {
+		ktls_device_tx_abandon(ctx);
 		err = ktls_tx_flush(sk);
+	}
 	if (!err)
 		err = ktls_crypto_key(c, cs, info);
 	if (err) {
@@ -344,6 +347,8 @@ int ktls_keys_next(struct sock *sk, bool tx)
 	err = -EOPNOTSUPP;
 	if (tx && ctx->tx_conf == KTLS_CONF_HW)
 		goto fail;
+	if (tx)
+		ktls_device_tx_abandon(ctx);
 	err = ktls_tls13_next_secret(sec->hash, tx ? sec->tx : sec->rx,
 				     sec->len, secret, sec->len);
 	if (!err)

@@ -28,6 +28,19 @@ enum ktls_conf {
 	KTLS_CONF_HW,		/* a tls_device offload */
 };
 
+/*
+ * TX offload of a socket, which starts in software (device.c): the device
+ * is asked for the keys off the syscall path, and the socket moves to it
+ * at a record boundary once it has them.
+ */
+enum ktls_tx_dev {
+	KTLS_TX_DEV_NONE,	/* no device asked */
+	KTLS_TX_DEV_PENDING,	/* the driver installs the keys */
+	KTLS_TX_DEV_READY,	/* it has them: move at the next record */
+	KTLS_TX_DEV_ON,		/* records are in device form */
+	KTLS_TX_DEV_ABANDONED,	/* the keys it would get are stale */
+};
+
 /**
  * struct ktls_ctx - state of one socket the "tls" ULP is attached to
  * @base:	the kernel's own struct tls_context, first, because NIC
@@ -66,6 +79,8 @@ enum ktls_conf {
  * @hs:		the in-kernel handshake of this socket, running or ended
  *		(net/hs/conn.c); NULL if none was started
  * @hs_listen:	set on an armed listener (net/hs/listen.c)
+ * @tx_dev:	enum ktls_tx_dev: where the TX offload of the socket stands
+ *		(device.c)
  * @closed:	close() ran on a TX-offloaded socket, whose context lives
  *		on until the socket's destructor (device.c)
  * @rcu:	the context is freed after a grace period, because sock_diag
@@ -92,6 +107,7 @@ struct ktls_ctx {
 	struct ktls_hs_settings __rcu *hs_settings;
 	struct ktls_hs_conn *hs;
 	struct ktls_hs_listen *hs_listen;
+	u8 tx_dev;
 	bool closed;
 	struct rcu_head rcu;
 };

@@ -64,12 +64,14 @@ static_assert(KTLS_TX_ENC_FRAGS <= MAX_SKB_FRAGS);
  * @nr:		fragments in use
  * @next:	first fragment TCP has not fully taken
  * @left:	bytes TCP has not taken
+ * @device:	in device form, for the device to encrypt
  */
 struct ktls_tx_rec {
 	struct bio_vec frags[KTLS_TX_ENC_FRAGS];
 	unsigned int nr;
 	unsigned int next;
 	size_t left;
+	bool device;
 };
 
 /**
@@ -82,6 +84,7 @@ struct ktls_tx_rec {
  * @closing:	ktls_tx_close() ran: the work must not touch the socket
  * @in_push:	we are inside tcp_sendmsg_locked(), whose write_space calls
  *		must not schedule the work
+ * @pushed_device: the last record TCP took was in device form
  * @pages:	our copy of the open record's plaintext, when copied
  * @plain:	the open record's plaintext, each fragment holding a reference
  * @nr_plain:	fragments in @plain
@@ -105,6 +108,7 @@ struct ktls_tx {
 	bool waiting;
 	bool closing;
 	bool in_push;
+	bool pushed_device;
 
 	struct page *pages[KTLS_TX_PAGES];
 	struct bio_vec plain[KTLS_TX_FRAGS];
@@ -378,7 +382,12 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	memcpy_to_page(rec->frags[0].bv_page, rec->frags[0].bv_offset, hdr,
 		       prot->prepend_len);
 
-	if (ctx->tx_conf == KTLS_CONF_HW) {
+	/* The device got the keys off the syscall path: it takes over here. */
+	if (ctx->tx_conf == KTLS_CONF_SW &&
+	    READ_ONCE(ctx->tx_dev) == KTLS_TX_DEV_READY)
+		ktls_device_tx_switch(sk, ctx, ktls_tx_seq_of(sk, tx, tx->count));
+	rec->device = ctx->tx_conf == KTLS_CONF_HW;
+	if (rec->device) {
 		ktls_tx_frame(tx, rec, prot);
 		err = ktls_device_record_add(sk, ctx, rec->frags, rec->nr,
 					     KTLS_HEADER_LEN + body,
@@ -455,17 +464,23 @@ static void ktls_tx_rec_consume(struct ktls_tx_rec *rec, size_t n)
  */
 static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 {
-	/* Device-form records: TCP keeps them apart from ciphertext. */
-	int decrypted = ktls_ctx(sk)->tx_conf == KTLS_CONF_HW ?
-			MSG_SENDPAGE_DECRYPTED : 0;
-
 	while (tx->count) {
 		struct ktls_tx_rec *rec = &tx->queue[tx->head];
 		struct msghdr msg = {
 			.msg_flags = MSG_SPLICE_PAGES | MSG_DONTWAIT |
-				     MSG_NOSIGNAL | decrypted,
+				     MSG_NOSIGNAL |
+				     (rec->device ? MSG_SENDPAGE_DECRYPTED : 0),
 		};
 		int ret;
+
+		/*
+		 * TCP appends to its last skb without looking at the mark:
+		 * device-form bytes and ciphertext must never share one.
+		 */
+		if (rec->device != tx->pushed_device) {
+			tcp_write_collapse_fence(sk);
+			tx->pushed_device = rec->device;
+		}
 
 		if (more || tx->count > 1)
 			msg.msg_flags |= MSG_MORE;

@@ -205,7 +205,8 @@ static void fallback_matches_software(struct kunit *test)
 	aead_request_set_tfm(c->req, c->aead);
 	crypto_init_wait(&c->wait);
 
-	/* The fallback's. */
+	/* The fallback's, keyed from the copy the device gets. */
+	memcpy(&ctx->base.crypto_send, &c->info, cs->info_len);
 	KUNIT_ASSERT_EQ(test, ktls_device_fallback_init(ctx, octx), 0);
 	ctx->base.priv_ctx_tx = octx;
 
