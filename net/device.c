@@ -357,6 +357,79 @@ void ktls_device_tx_abandon(struct ktls_ctx *ctx)
 	cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ABANDONED);
 }
 
+/**
+ * struct ktls_device_leave - a socket giving its device back
+ * @work:	tells the driver, off the syscall path
+ * @sk:		the socket, held
+ */
+struct ktls_device_leave {
+	struct work_struct work;
+	struct sock *sk;
+};
+
+/* Whoever takes the context off the device list tells the driver. */
+static void ktls_device_leave_now(struct ktls_ctx *ctx)
+{
+	struct net_device *netdev;
+
+	/* The notifier holds it for writing while it takes sockets off. */
+	down_read(&ktls_device_rwsem);
+	spin_lock_irq(&ktls_device_lock);
+	netdev = rcu_dereference_protected(ctx->base.netdev, true);
+	if (netdev) {
+		list_move_tail(&ctx->base.list, &ktls_device_gone_list);
+		rcu_assign_pointer(ctx->base.netdev, NULL);
+	}
+	spin_unlock_irq(&ktls_device_lock);
+	up_read(&ktls_device_rwsem);
+	if (!netdev)
+		return;
+	/* No skb of the socket is in the driver's xmit after this. */
+	synchronize_net();
+	netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
+					TLS_OFFLOAD_CTX_DIR_TX);
+	dev_put(netdev);
+}
+
+static void ktls_device_leave_work(struct work_struct *work)
+{
+	struct ktls_device_leave *lv =
+		container_of(work, struct ktls_device_leave, work);
+
+	ktls_device_leave_now(ktls_ctx(lv->sk));
+	sock_put(lv->sk);
+	kfree(lv);
+}
+
+void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct ktls_device_leave *lv;
+
+	if (ctx->tx_conf != KTLS_CONF_HW)
+		return;
+	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_ABANDONED);
+	ctx->base.tx_conf = TLS_SW;
+	WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
+	/*
+	 * Device-form records already built are encrypted by the fallback
+	 * from here on, under the keys they were built for; drivers no
+	 * longer take the socket's skbs for theirs.
+	 */
+	WRITE_ONCE(sk->sk_validate_xmit_skb, ktls_device_validate_xmit_sw);
+	ktls_stat_add(sk, KTLS_STAT_CURR_TX_DEVICE, -1);
+	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
+
+	lv = kmalloc(sizeof(*lv), GFP_KERNEL);
+	if (!lv) {
+		ktls_device_leave_now(ctx);
+		return;
+	}
+	sock_hold(sk);
+	lv->sk = sk;
+	INIT_WORK(&lv->work, ktls_device_leave_work);
+	queue_work(ktls_device_wq, &lv->work);
+}
+
 /*
  * @netdev goes down or away: every socket offloaded to it continues in
  * software.  Records keep their device form; the xmit hook now encrypts

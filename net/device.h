@@ -49,6 +49,14 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
  */
 void ktls_device_tx_abandon(struct ktls_ctx *ctx);
 /*
+ * The TX keys of a socket in device mode change: the records sealed so
+ * far keep their device form and are encrypted in software under the
+ * keys they were built for; every later one is sealed in software, and
+ * the driver is told to forget the socket.  Socket locked, process
+ * context.
+ */
+void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx);
+/*
  * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
  * asked for a resync, give it these.  Socket locked, process context.
  */
@@ -74,6 +82,10 @@ static inline void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx,
 }
 
 static inline void ktls_device_tx_abandon(struct ktls_ctx *ctx)
+{
+}
+
+static inline void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
 {
 }
 

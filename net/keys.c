@@ -170,12 +170,15 @@ static int ktls_set_update(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
 	int err = 0;
 
-	/* The device holds the old key for what it may still retransmit. */
-	if (tx && ctx->tx_conf == KTLS_CONF_HW)
-		return -EOPNOTSUPP;
 	if (tx) {
 		ktls_device_tx_abandon(ctx);
 		err = ktls_tx_flush(sk);
+		/*
+		 * The device holds the old key for what it may still
+		 * retransmit: later records are sealed in software.
+		 */
+		if (!err)
+			ktls_device_tx_leave(sk, ctx);
 	}
 	if (!err)
 		err = ktls_crypto_key(c, cs, info);
@@ -343,12 +346,11 @@ int ktls_keys_next(struct sock *sk, bool tx)
 
 	if (WARN_ON_ONCE(!sec || !c->ready))
 		return -EINVAL;
-	/* Not yet for a device: it would need its key replaced in step. */
-	err = -EOPNOTSUPP;
-	if (tx && ctx->tx_conf == KTLS_CONF_HW)
-		goto fail;
-	if (tx)
+	/* The KeyUpdate went under the old key: the device keeps that one. */
+	if (tx) {
 		ktls_device_tx_abandon(ctx);
+		ktls_device_tx_leave(sk, ctx);
+	}
 	err = ktls_tls13_next_secret(sec->hash, tx ? sec->tx : sec->rx,
 				     sec->len, secret, sec->len);
 	if (!err)
@@ -370,7 +372,6 @@ int ktls_keys_next(struct sock *sk, bool tx)
 	memzero_explicit(key, sizeof(key));
 	memzero_explicit(iv, sizeof(iv));
 
-fail:
 	if (err) {
 		ktls_stat_inc(sk, tx ? KTLS_STAT_TX_REKEY_ERROR :
 				       KTLS_STAT_RX_REKEY_ERROR);
