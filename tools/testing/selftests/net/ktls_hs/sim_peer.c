@@ -8,6 +8,11 @@
  * proves that what the device put on the wire is TLS an independent
  * implementation accepts.  Both ends derive the same keys from -g.
  *
+ * Half-way through, the sender can create a file (-m), for a test that
+ * acts on the device mid-stream, and update its TLS 1.3 keys (-k): a
+ * KeyUpdate record, then TLS_TX of the next generation, which the
+ * receiver follows with TLS_RX when it reads the KeyUpdate.
+ *
  * Exit status 0 when everything arrived intact; the last line of stdout
  * says how many bytes and how long setsockopt(TLS_TX or TLS_RX) took.
  */
@@ -22,6 +27,7 @@
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,7 +46,12 @@ struct opts {
 	bool raw;
 	int timeout;
 	unsigned int pause_us;	/* send: pause between sends, to pace */
+	const char *mark;	/* send: created half-way through */
+	bool rekey;		/* send: TLS 1.3 key update half-way */
 };
+
+/* RFC 8446 4.6.3, update_not_requested: the handshake record's payload. */
+static const __u8 key_update[] = { 24, 0, 0, 1, 0 };
 
 /* The stream's content: every byte depends on its offset. */
 static __u8 pattern_at(size_t off)
@@ -132,8 +143,55 @@ static int pattern_file(size_t len)
 	return fd;
 }
 
+/* One record of @type through kTLS, as SOL_TLS/TLS_SET_RECORD_TYPE says. */
+static int send_record(int fd, __u8 type, const void *buf, size_t len)
+{
+	char cbuf[CMSG_SPACE(sizeof(type))] = {};
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_TLS;
+	cmsg->cmsg_type = TLS_SET_RECORD_TYPE;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(type));
+	memcpy(CMSG_DATA(cmsg), &type, sizeof(type));
+	return sendmsg(fd, &msg, 0) == (ssize_t)len ? 0 : -1;
+}
+
+/* Half-way: the mark file, and the key update. */
+static int half_way(int fd, const struct opts *o)
+{
+	struct tlsrec k;
+	int mfd;
+
+	if (o->rekey) {
+		if (send_record(fd, 22, key_update, sizeof(key_update))) {
+			perror("KeyUpdate");
+			return -1;
+		}
+		if (tlsrec_init(&k, o->version, o->cipher, o->gen + 1, 0) ||
+		    tlsrec_set_key(fd, TLS_TX, &k)) {
+			perror("TLS_TX update");
+			return -1;
+		}
+	}
+	if (o->mark) {
+		mfd = open(o->mark, O_CREAT | O_WRONLY, 0600);
+		if (mfd < 0) {
+			perror(o->mark);
+			return -1;
+		}
+		close(mfd);
+	}
+	return 0;
+}
+
 static int do_send(const struct opts *o)
 {
+	bool halved = false;
 	struct sockaddr_storage ss;
 	size_t off = 0, n;
 	int fd, one = 1, i, file = -1;
@@ -193,6 +251,11 @@ static int do_send(const struct opts *o)
 			return 1;
 		}
 		off += ret;
+		if (!halved && off >= o->bytes / 2) {
+			halved = true;
+			if (half_way(fd, o))
+				return 1;
+		}
 		if (o->pause_us)
 			usleep(o->pause_us);
 	}
@@ -204,9 +267,32 @@ static int do_send(const struct opts *o)
 	return 0;
 }
 
+/* recv() that also says the record type (TLS_GET_RECORD_TYPE). */
+static ssize_t recv_record(int fd, void *buf, size_t len, __u8 *type)
+{
+	char cbuf[CMSG_SPACE(sizeof(*type))];
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	ssize_t n;
+
+	*type = TLSREC_DATA;
+	n = recvmsg(fd, &msg, 0);
+	for (cmsg = CMSG_FIRSTHDR(&msg); n > 0 && cmsg;
+	     cmsg = CMSG_NXTHDR(&msg, cmsg))
+		if (cmsg->cmsg_level == SOL_TLS &&
+		    cmsg->cmsg_type == TLS_GET_RECORD_TYPE)
+			*type = *(__u8 *)CMSG_DATA(cmsg);
+	return n;
+}
+
 /* Reads the stream through kTLS, or opens the records itself (raw). */
 static int do_recv(const struct opts *o)
 {
+	bool rekeyed = false;
 	struct sockaddr_storage ss;
 	__u8 *buf, *want, *data;
 	size_t got = 0, dlen, bufsz;
@@ -261,9 +347,23 @@ static int do_recv(const struct opts *o)
 				return 1;
 			}
 		} else {
-			n = recv(fd, buf, o->chunk, 0);
+			n = recv_record(fd, buf, o->chunk, &type);
 			if (n <= 0)
 				break;
+			if (type == 22) {
+				/* The sender's keys moved on: follow. */
+				if (n != sizeof(key_update) ||
+				    memcmp(buf, key_update, n) ||
+				    tlsrec_init(&k, o->version, o->cipher,
+						o->gen + 1, 0) ||
+				    tlsrec_set_key(fd, TLS_RX, &k)) {
+					fprintf(stderr, "bad key update at byte %zu\n",
+						got);
+					return 1;
+				}
+				rekeyed = true;
+				continue;
+			}
 			data = buf;
 			dlen = n;
 		}
@@ -288,7 +388,8 @@ static int do_recv(const struct opts *o)
 	free(buf);
 	free(want);
 	close(fd);
-	printf("received %zu bytes intact, TLS_RX took %.0f us\n", got, us);
+	printf("received %zu bytes intact%s, TLS_RX took %.0f us\n", got,
+	       rekeyed ? " across a key update" : "", us);
 	return 0;
 }
 
@@ -297,7 +398,7 @@ static void usage(void)
 	fprintf(stderr,
 		"sim_peer send|recv -a ADDR -p PORT [-v 12|13] [-c 128|256]\n"
 		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)] [-r (raw)]\n"
-		"       [-t TIMEOUT_S] [-d PAUSE_US]\n");
+		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n");
 	exit(2);
 }
 
@@ -314,7 +415,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:k")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -349,6 +450,12 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.pause_us = strtoul(optarg, NULL, 0);
+			break;
+		case 'm':
+			o.mark = optarg;
+			break;
+		case 'k':
+			o.rekey = true;
 			break;
 		default:
 			usage();
