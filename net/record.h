@@ -60,6 +60,9 @@ struct page;
 #define KTLS_MAX_AAD_LEN	13	/* 1.2: seq(8) type(1) version(2) length(2) */
 #define KTLS_AEAD_IV_LEN	16	/* what the AEAD is given: CCM wants a flags byte first */
 #define KTLS_CCM_FLAGS		2	/* L' = L - 1 with L = 3 (RFC 3610 2.3) */
+/* The longest record a peer may send: header, nonce, plaintext, type, tag. */
+#define KTLS_REC_MAX		(KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN + \
+				 KTLS_MAX_PLAINTEXT + 1 + KTLS_MAX_TAG_LEN)
 
 /**
  * struct ktls_cipher - one cipher suite of the SOL_TLS API

@@ -41,11 +41,9 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+#include "device.h"
 
-/* Header, explicit nonce, the largest plaintext, inner type and tag. */
-#define KTLS_RX_REC_MAX		(KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN + \
-				 KTLS_MAX_PLAINTEXT + 1 + KTLS_MAX_TAG_LEN)
-#define KTLS_RX_PAGES		DIV_ROUND_UP(KTLS_RX_REC_MAX, PAGE_SIZE)
+#define KTLS_RX_PAGES		DIV_ROUND_UP(KTLS_REC_MAX, PAGE_SIZE)
 /* Pages of a reader's buffer we decrypt into directly; more and we copy. */
 #define KTLS_RX_ZC_PAGES	16
 /* Scatterlist entries for a record read out of TCP's skbs; more and we copy. */
@@ -67,7 +65,7 @@ enum {
  * @plain:	plaintext bytes not yet read
  * @type:	content type (the inner one in TLS 1.3)
  * @shared:	a reader kept references to @pages: never reuse them
- * @pages:	KTLS_RX_REC_MAX bytes
+ * @pages:	KTLS_REC_MAX bytes
  */
 struct ktls_rx_rec {
 	struct list_head list;
