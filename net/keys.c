@@ -13,6 +13,7 @@
  * file is the only writer of struct ktls_crypto.
  */
 #include <crypto/aead.h>
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -81,6 +82,42 @@ static int ktls_crypto_key(struct ktls_crypto *c, const struct ktls_cipher *cs,
 	c->ready = true;
 	return 0;
 }
+
+/**
+ * ktls_crypto_copy() - a transform of its own keyed as @src is now
+ * @dst:	zeroed state to fill
+ * @cs:		the suite of @src
+ * @src:	keys in use
+ *
+ * For a device's copy of the RX key (device_rx.c), which must stay the
+ * key the device has when ours moves on.  Process context.
+ * Return: 0 or an errno, with @dst left zeroed.
+ */
+int ktls_crypto_copy(struct ktls_crypto *dst, const struct ktls_cipher *cs,
+		     const struct ktls_crypto *src)
+{
+	int err;
+
+	err = ktls_crypto_alloc(dst, cs);
+	if (err)
+		return err;
+	err = ktls_crypto_key(dst, cs, &src->info);
+	if (err) {
+		ktls_crypto_clear(dst);
+		return err;
+	}
+	memcpy(dst->iv, src->iv, sizeof(dst->iv));
+	dst->seq = src->seq;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_crypto_copy);
+
+/* Give back what ktls_crypto_copy() set up, and wipe it. */
+void ktls_crypto_release(struct ktls_crypto *c)
+{
+	ktls_crypto_clear(c);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_crypto_release);
 
 /*
  * What userspace may set, given what is set already.  A second TLS_TX or

@@ -131,6 +131,9 @@ int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 		    const union ktls_crypto_info *rx,
 		    const struct ktls_secrets *secrets);
 int ktls_keys_install_staged(struct sock *sk);
+int ktls_crypto_copy(struct ktls_crypto *dst, const struct ktls_cipher *cs,
+		     const struct ktls_crypto *src);
+void ktls_crypto_release(struct ktls_crypto *c);
 /* The next generation of a kernel handshake's keys (KeyUpdate), locked. */
 int ktls_keys_next(struct sock *sk, bool tx);
 
