@@ -85,6 +85,19 @@ int ktls_device_tx_start(struct sock *sk, struct ktls_ctx *ctx);
  */
 void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
 			u64 rec_sn);
+/*
+ * Offer the RX keys just installed to the route's device, which starts
+ * with the record at TCP sequence @seq.  Socket locked, process context,
+ * nothing decrypted under the keys yet.  0: RX is offloaded; otherwise an
+ * errno and the socket stays in software.
+ */
+int ktls_device_rx_start(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
+/*
+ * Tell the device that the record at TCP sequence @seq is numbered
+ * @rec_sn (tls_dev_resync).  Any context, socket owned or in softirq.
+ */
+void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			   u64 rec_sn);
 #else
 static inline int ktls_device_init(void)
 {
@@ -104,12 +117,23 @@ static inline void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx,
 				      u32 seq, u64 rec_sn)
 {
 }
+
+static inline int ktls_device_rx_start(struct sock *sk, struct ktls_ctx *ctx,
+				       u32 seq)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx,
+					 u32 seq, u64 rec_sn)
+{
+}
 #endif
 
 /* An offloaded socket's context is freed by its destructor, not the ULP. */
 static inline bool ktls_device_owns_ctx(const struct ktls_ctx *ctx)
 {
-	return ctx->tx_conf == KTLS_CONF_HW;
+	return ctx->tx_conf == KTLS_CONF_HW || ctx->rx_conf == KTLS_CONF_HW;
 }
 
 /* device_tx.c */

@@ -9,6 +9,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include <net/inet_connection_sock.h>
 #include <net/sock.h>
 #include <net/tls.h>
@@ -66,8 +67,10 @@ enum ktls_conf {
  * @hs:		the in-kernel handshake of this socket, running or ended
  *		(net/hs/conn.c); NULL if none was started
  * @hs_listen:	set on an armed listener (net/hs/listen.c)
- * @closed:	close() ran on a TX-offloaded socket, whose context lives
+ * @closed:	close() ran on an offloaded socket, whose context lives
  *		on until the socket's destructor (device.c)
+ * @device_work: frees an offloaded socket's context after its destructor,
+ *		since drivers may sleep in tls_dev_del() (device.c)
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
@@ -93,6 +96,7 @@ struct ktls_ctx {
 	struct ktls_hs_conn *hs;
 	struct ktls_hs_listen *hs_listen;
 	bool closed;
+	struct work_struct device_work;
 	struct rcu_head rcu;
 };
 
