@@ -172,7 +172,11 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	if (err)
 		goto err_clear;
 
-	/* A device that takes the keys encrypts; else we do, as without one. */
+	/*
+	 * A device that takes the keys encrypts or decrypts; else we do, as
+	 * without one.  RX asks once its framer runs, from the record it
+	 * frames first on.
+	 */
 	if (tx && !ktls_device_tx_start(sk, ctx)) {
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
 		ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
@@ -181,6 +185,10 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_TX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
+	} else if (!ktls_device_rx_start(sk, ctx, ktls_rx_next_seq(sk))) {
+		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_HW);
+		ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE);
+		ktls_stat_inc(sk, KTLS_STAT_CURR_RX_DEVICE);
 	} else {
 		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_RX_SW);

@@ -255,6 +255,7 @@ ssize_t ktls_splice_read(struct socket *sock, loff_t *ppos,
 __poll_t ktls_poll(struct file *file, struct socket *sock,
 		   struct poll_table_struct *wait);
 bool ktls_rx_is_readable(struct sock *sk);	/* a whole record is there */
+u32 ktls_rx_next_seq(struct sock *sk);	/* where the next record starts */
 int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
 		   sk_read_actor_t recv_actor);	/* proto_ops.read_sock */
 
