@@ -11,7 +11,9 @@
 # Runs against whichever TLS provider is loaded, ktls_hs.ko or the in-tree
 # tls.ko; the in-tree one offloads TLS 1.2 only, so for 1.3 it must fall
 # back to software and the device must stay idle.  ktls_sim.ko is loaded
-# from KTLS_SIM_KO unless loaded already.  insmod, not ktls_insmod: its
+# from KTLS_SIM_KO unless loaded already, and unloaded at the end (it
+# holds the provider, and only these tests use it, one at a time; one
+# killed by its timeout leaves it to the next).  insmod, not ktls_insmod: its
 # dependency is the TLS provider, and modprobe would pull in tls.ko.
 # Built programs are in KTLS_KSFT_OUT when run from the source tree,
 # beside the scripts once installed.
@@ -48,8 +50,11 @@ cleanup() {
 	ip netns del "$NS1" 2>/dev/null
 	ip netns del "$NS2" 2>/dev/null
 	rm -rf "$T"
+	# Its devices go with it, wherever the namespaces' cleanup is.
+	rmmod ktls_sim
 }
 trap cleanup EXIT
+trap 'exit 1' TERM INT
 
 # sim_pair: the ktlssim pair, DEV in NS1 and PEER in NS2, addressed and up.
 # A jumbo MTU lets records of a few KB fit in one frame, which is what RX

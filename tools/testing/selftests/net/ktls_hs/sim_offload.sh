@@ -14,13 +14,13 @@ ktap_print_header
 ktap_set_plan 9
 echo "# TLS provider: $PROVIDER"
 
-# 1-4: send() of 2 MB in pieces of up to 6000 bytes: records fit in a
+# 1-4: send() of 1 MB in pieces of up to 6000 bytes: records fit in a
 #      jumbo frame, so the receiving end decrypts too.
 for v in 12 13; do
 	for c in 128 256; do
 		snap
-		xfer "$A2" -v $v -c $c -n 2000000 -s 6000 -- \
-			-v $v -c $c -n 2000000 -s 6000
+		xfer "$A2" -v $v -c $c -n 1000000 -s 6000 -- \
+			-v $v -c $c -n 1000000 -s 6000
 		rc=$?
 		delta
 		if [ $rc = 0 ] && offloads $v && [ "$D_RXREC" = 0 ]; then
@@ -31,10 +31,10 @@ for v in 12 13; do
 	done
 done
 
-# 5-6: sendfile() of 4 MB: full 16 KB records, each spread over frames.
+# 5-6: sendfile() of 2 MB: full 16 KB records, each spread over frames.
 for v in 12 13; do
 	snap
-	xfer "$A2" -v $v -n 4194304 -s 65536 -- -v $v -n 4194304 -s 1048576 -f
+	xfer "$A2" -v $v -n 2097152 -s 65536 -- -v $v -n 2097152 -s 1048576 -f
 	rc=$?
 	delta
 	check "sendfile TLS 1.${v#1} AES-GCM-128" $v $rc

@@ -43,7 +43,7 @@ snap
 	echo 1 > "$DBG1/force_resync"; echo 1 > "$DBG2/force_resync"
   done ) &
 kid=$!
-xfer "$A2" -v 12 -n 20000000 -s 6000 -- -v 12 -n 20000000 -s 6000
+xfer "$A2" -v 12 -n 10000000 -s 6000 -- -v 12 -n 10000000 -s 6000
 rc=$?
 wait $kid
 delta

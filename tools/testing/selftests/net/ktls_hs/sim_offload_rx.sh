@@ -50,7 +50,7 @@ for mode in 1 2; do
 		echo 1 > "$DBG2/force_resync"
 	  done ) &
 	kid=$!
-	xfer "$A2" -v $v -n 10000000 -s 6000 -- -v $v -n 10000000 -s 6000
+	xfer "$A2" -v $v -n 6000000 -s 6000 -- -v $v -n 6000000 -s 6000
 	rc=$?
 	wait $kid
 	delta
@@ -70,11 +70,12 @@ for v in 12 13; do
 	snap
 	TX0=$S_TXREC
 	PORT=$((PORT + 1))
+	# -k: with no route left, a FIN would keep the sockets for minutes.
 	ip netns exec "$NS2" "$BIN/sim_peer" recv -a "$A2" -p "$PORT" -v $v \
-		-n 20000000 -s 6000 -t 5 > "$T/recv.out" 2>&1 &
+		-n 20000000 -s 6000 -t 5 -k > "$T/recv.out" 2>&1 &
 	rpid=$!
 	ip netns exec "$NS1" "$BIN/sim_peer" send -a "$A2" -p "$PORT" \
-		-v $v -n 20000000 -s 6000 -d 2000 > "$T/send.out" 2>&1 &
+		-v $v -n 20000000 -s 6000 -d 2000 -k > "$T/send.out" 2>&1 &
 	spid=$!
 	for _ in $(seq 200); do
 		E1=$(ip netns exec "$NS1" ethtool -S "$DEV")

@@ -40,6 +40,7 @@ struct opts {
 	bool raw;
 	int timeout;
 	unsigned int pause_us;	/* send: pause between sends, to pace */
+	bool reset;		/* close with a reset, not a FIN */
 };
 
 /* The stream's content: every byte depends on its offset. */
@@ -64,6 +65,15 @@ static double now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* A stream cut short (its link deleted) ends with a reset on close. */
+static void set_reset(int fd, const struct opts *o)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	if (o->reset)
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 }
 
 static int set_key(int fd, int dir, const struct opts *o, double *us)
@@ -159,6 +169,7 @@ static int do_send(const struct opts *o)
 		return 2;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	set_reset(fd, o);
 	if (set_key(fd, TLS_TX, o, &us))
 		return 2;
 
@@ -236,6 +247,7 @@ static int do_recv(const struct opts *o)
 	}
 	close(lfd);
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	set_reset(fd, o);
 
 	bufsz = o->chunk < TLSREC_MAX ? TLSREC_MAX : o->chunk;
 	buf = malloc(bufsz);
@@ -297,7 +309,7 @@ static void usage(void)
 	fprintf(stderr,
 		"sim_peer send|recv -a ADDR -p PORT [-v 12|13] [-c 128|256]\n"
 		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)] [-r (raw)]\n"
-		"       [-t TIMEOUT_S] [-d PAUSE_US]\n");
+		"       [-t TIMEOUT_S] [-d PAUSE_US] [-k (reset on close)]\n");
 	exit(2);
 }
 
@@ -314,7 +326,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:k")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -349,6 +361,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.pause_us = strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			o.reset = true;
 			break;
 		default:
 			usage();
