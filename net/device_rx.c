@@ -285,7 +285,7 @@ bool ktls_device_rx_result(struct ktls_rx_offload *rxo, u32 seq, u32 len,
 		b->resync_nh.decrypted_tgt *= 2;
 	else
 		b->resync_nh.decrypted_tgt += TLS_DEVICE_RESYNC_NH_MAX_IVAL;
-	/* The framer tells the device once it reaches a record whose next is not in. */
+	/* The framer tells it at a record whose next header is not in. */
 	if (next_in) {
 		b->resync_nh_do_now = 1;
 		return false;
