@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * TX offload setup and teardown: asking the route's device to take a
- * socket's TX keys (tlsdev_ops->tls_dev_add), the destructor that frees
- * an offloaded socket's context once no skb of it can reach a driver any
- * more (tls_device_sk_destruct), and the netdev notifier that moves the
- * sockets of a device going down to software encryption without losing
- * a byte; and the TX resync a driver asks for.  This file owns the list
- * of offloaded contexts and the lifetime of an offloaded socket's
- * context.
+ * Offload setup and teardown: asking the route's device to take a
+ * socket's TX or RX keys (tlsdev_ops->tls_dev_add), the destructor that
+ * frees an offloaded socket's context once no skb of it can reach a
+ * driver any more (tls_device_sk_destruct), and the netdev notifier that
+ * moves the sockets of a device going down to software without losing a
+ * byte; and the resyncs of both directions.  This file owns the list of
+ * offloaded contexts and the lifetime of an offloaded socket's context.
  *
- * A context is on the list from its offload until its socket's
- * destructor, which takes it off and queues its freeing to a work item,
- * because tls_dev_del() may sleep and the destructor may run in softirq.
- * The notifier holds a reference on the socket while it works on one, so
- * the destructor cannot run under it.
+ * Both directions use one device, the one drivers find in the context:
+ * the first direction to claim a device puts the context on the list and
+ * hands it its reference, the other must claim the same.  The context
+ * stays on a list until its socket's destructor, which takes it off and
+ * queues its freeing to a work item, because tls_dev_del() may sleep and
+ * the destructor may run in softirq.  The notifier holds a reference on
+ * the socket while it works on one, so the destructor cannot run under
+ * it.
  *
  * The header set is the one of the in-tree file exporting the same
  * symbols: modversions CRCs depend on it (Documentation/offload.rst).
@@ -48,33 +50,51 @@ static LIST_HEAD(ktls_device_list);		/* offloaded, device attached */
 static LIST_HEAD(ktls_device_gone_list);	/* device went, socket lives */
 static struct workqueue_struct *ktls_device_wq;
 
+/* ktls_ctx.dev_dirs, under ktls_device_lock */
+#define KTLS_DEV_TX	BIT(TLS_OFFLOAD_CTX_DIR_TX)	/* driver has TX state */
+#define KTLS_DEV_RX	BIT(TLS_OFFLOAD_CTX_DIR_RX)	/* driver has RX state */
+#define KTLS_DEV_GONE	BIT(2)	/* a device went down under the socket */
+#define KTLS_DEV_DIRS	(KTLS_DEV_TX | KTLS_DEV_RX)
+
+/* Tell the driver to forget the directions @dirs of the socket. */
+static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
+			    u8 dirs)
+{
+	if (dirs & KTLS_DEV_TX)
+		netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
+						TLS_OFFLOAD_CTX_DIR_TX);
+	if (dirs & KTLS_DEV_RX)
+		netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
+						TLS_OFFLOAD_CTX_DIR_RX);
+}
+
 static void ktls_device_free_work(struct work_struct *work)
 {
-	struct tls_offload_context_tx *octx =
-		container_of(work, struct tls_offload_context_tx, destruct_work);
-	struct ktls_ctx *ctx = container_of(octx->ctx, struct ktls_ctx, base);
+	struct ktls_ctx *ctx = container_of(work, struct ktls_ctx, device_work);
 	struct net_device *netdev;
 
 	/* Off the list: the notifier can no longer clear it under us. */
 	netdev = rcu_dereference_protected(ctx->base.netdev, true);
 	if (netdev) {
-		netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
-						TLS_OFFLOAD_CTX_DIR_TX);
+		ktls_device_del(netdev, ctx, ctx->dev_dirs);
 		dev_put(netdev);
 	}
-	kfree(octx);
+	kfree(ctx->base.priv_ctx_tx);
+	ktls_device_rx_free(ctx->base.priv_ctx_rx);
 	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
 	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
+	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
+	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
 	kfree_rcu(ctx, rcu);
 	/* The exit path waits for this work before the module goes. */
 	module_put(THIS_MODULE);
 }
 
 /**
- * tls_device_sk_destruct() - destructor of a TX-offloaded socket
+ * tls_device_sk_destruct() - destructor of an offloaded socket
  * @sk:	the socket, which no skb references any more
  *
- * Runs the destructor the socket had, then gives back what the offload
+ * Runs the destructor the socket had, then gives back what TX offload
  * holds: the records, the software fallback's transform and the ACK hook;
  * the driver's state and the context itself go from a work item.
  */
@@ -85,18 +105,21 @@ void tls_device_sk_destruct(struct sock *sk)
 	unsigned long flags;
 
 	ctx->base.sk_destruct(sk);
-	ktls_device_records_free(octx);
-	crypto_free_aead(octx->aead_send);
-	octx->aead_send = NULL;
-	/* Set only if the socket moved to the device. */
-	if (inet_csk(sk)->icsk_clean_acked)
-		clean_acked_data_disable(inet_csk(sk));
+	/* None where only RX was offered. */
+	if (octx) {
+		ktls_device_records_free(octx);
+		crypto_free_aead(octx->aead_send);
+		octx->aead_send = NULL;
+		/* Set only if the socket moved to the device. */
+		if (inet_csk(sk)->icsk_clean_acked)
+			clean_acked_data_disable(inet_csk(sk));
+	}
 
 	spin_lock_irqsave(&ktls_device_lock, flags);
 	list_del(&ctx->base.list);
 	spin_unlock_irqrestore(&ktls_device_lock, flags);
-	INIT_WORK(&octx->destruct_work, ktls_device_free_work);
-	queue_work(ktls_device_wq, &octx->destruct_work);
+	INIT_WORK(&ctx->device_work, ktls_device_free_work);
+	queue_work(ktls_device_wq, &ctx->device_work);
 }
 EXPORT_SYMBOL_GPL(tls_device_sk_destruct);
 
@@ -172,13 +195,12 @@ static bool ktls_device_cipher_ok(u16 type)
 	return type == TLS_CIPHER_AES_GCM_128 || type == TLS_CIPHER_AES_GCM_256;
 }
 
-/* The fields of the kernel's context drivers read, from our TX keys. */
-static void ktls_device_fill_base(struct ktls_ctx *ctx)
+/* The framing of the kernel's context, the same for both directions. */
+static void ktls_device_fill_prot(struct ktls_ctx *ctx)
 {
 	const struct ktls_prot *prot = &ctx->prot;
 	const struct ktls_cipher *cs = prot->cipher;
 	struct tls_prot_info *pi = &ctx->base.prot_info;
-	const struct ktls_crypto *c = &ctx->tx_crypto;
 
 	pi->version = prot->version;
 	pi->cipher_type = cs->type;
@@ -190,9 +212,87 @@ static void ktls_device_fill_base(struct ktls_ctx *ctx)
 	pi->rec_seq_size = cs->seq_len;
 	pi->aad_size = prot->aad_len;
 	pi->tail_size = prot->tail_len;
+}
+
+/* The fields of the kernel's context drivers read, from our TX keys. */
+static void ktls_device_fill_base(struct ktls_ctx *ctx)
+{
+	const struct ktls_cipher *cs = ctx->prot.cipher;
+	const struct ktls_crypto *c = &ctx->tx_crypto;
+
+	ktls_device_fill_prot(ctx);
 	memcpy(&ctx->base.crypto_send, &c->info, cs->info_len);
 	memcpy(ctx->base.tx.iv, c->iv, cs->salt_len + cs->iv_len);
 	put_unaligned_be64(c->seq, ctx->base.tx.rec_seq);
+}
+
+/*
+ * From the first offer of either direction on, drivers may read the
+ * socket's context: it lives until the socket's destructor, which we
+ * chain in front of the socket's own.  Socket locked.
+ */
+static void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
+{
+	if (ctx->base.sk_destruct)
+		return;
+	__module_get(THIS_MODULE);
+	ctx->base.sk = sk;
+	INIT_LIST_HEAD(&ctx->base.list);
+	ctx->base.sk_destruct = sk->sk_destruct;
+	/* Readers that test for our destructor then read the context. */
+	smp_store_release(&sk->sk_destruct, tls_device_sk_destruct);
+}
+
+/*
+ * Direction @dir is about to be added to @netdev: a driver keeps one
+ * device per context, so the first direction puts the context on the
+ * list with @netdev, and the other must be on the same one.  Takes over
+ * the caller's reference on @netdev, whatever the outcome.  Under
+ * ktls_device_rwsem, read, so that no notifier runs before the add.
+ */
+static int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev,
+			     u8 dir)
+{
+	struct net_device *cur;
+	int err = 0;
+
+	spin_lock_irq(&ktls_device_lock);
+	cur = rcu_dereference_protected(ctx->base.netdev,
+					lockdep_is_held(&ktls_device_lock));
+	if (ctx->dev_dirs & KTLS_DEV_GONE) {
+		err = -ENETDOWN;
+	} else if (!cur) {
+		rcu_assign_pointer(ctx->base.netdev, netdev);
+		list_move_tail(&ctx->base.list, &ktls_device_list);
+		netdev = NULL;	/* the context's reference now */
+	} else if (cur != netdev) {
+		err = -EOPNOTSUPP;
+	}
+	if (!err)
+		WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs | dir);
+	spin_unlock_irq(&ktls_device_lock);
+	dev_put(netdev);
+	return err;
+}
+
+/*
+ * The driver does not hold @dir (any more): the last direction gives the
+ * device back.  Under ktls_device_rwsem, read.
+ */
+static void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
+{
+	struct net_device *netdev = NULL;
+
+	spin_lock_irq(&ktls_device_lock);
+	WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs & ~dir);
+	if (!(ctx->dev_dirs & KTLS_DEV_DIRS)) {
+		netdev = rcu_dereference_protected(ctx->base.netdev,
+						   lockdep_is_held(&ktls_device_lock));
+		rcu_assign_pointer(ctx->base.netdev, NULL);
+		list_del_init(&ctx->base.list);
+	}
+	spin_unlock_irq(&ktls_device_lock);
+	dev_put(netdev);
 }
 
 /**
@@ -231,20 +331,24 @@ static void ktls_device_install_work(struct work_struct *work)
 	down_read(&ktls_device_rwsem);
 	/* A device that went down takes no new sockets. */
 	err = -ENETDOWN;
-	if (netdev->flags & IFF_UP)
-		err = netdev->tlsdev_ops->tls_dev_add(netdev, sk,
-						      TLS_OFFLOAD_CTX_DIR_TX,
-						      &ctx->base.crypto_send.info,
-						      inst->start_seq);
-	if (!err) {
-		rcu_assign_pointer(ctx->base.netdev, netdev);	/* our hold */
-		netdev = NULL;
-		spin_lock_irq(&ktls_device_lock);
-		list_add_tail(&ctx->base.list, &ktls_device_list);
-		spin_unlock_irq(&ktls_device_lock);
-		/* The TX path moves over at its next record. */
-		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
+	if (netdev->flags & IFF_UP) {
+		err = ktls_device_claim(ctx, netdev, KTLS_DEV_TX);
+		netdev = NULL;	/* the claim took our reference */
 	}
+	if (!err) {
+		struct net_device *dev;
+
+		dev = rcu_dereference_protected(ctx->base.netdev, true);
+		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
+						   TLS_OFFLOAD_CTX_DIR_TX,
+						   &ctx->base.crypto_send.info,
+						   inst->start_seq);
+		if (err)
+			ktls_device_unclaim(ctx, KTLS_DEV_TX);
+	}
+	/* The TX path moves over at its next record. */
+	if (!err)
+		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
 	up_read(&ktls_device_rwsem);
 out:
 	if (err)
@@ -287,15 +391,8 @@ void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
 		goto err_octx;
 	inst->start_seq = tcp_sk(sk)->write_seq;
 	ctx->base.priv_ctx_tx = octx;	/* the driver's state goes there */
-	ctx->base.sk = sk;
-	INIT_LIST_HEAD(&ctx->base.list);
 	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
-
-	/* From here the socket's context outlives the ULP (see the header). */
-	__module_get(THIS_MODULE);
-	ctx->base.sk_destruct = sk->sk_destruct;
-	/* Readers that test for our destructor then read the context. */
-	smp_store_release(&sk->sk_destruct, tls_device_sk_destruct);
+	ktls_device_own(sk, ctx);
 
 	sock_hold(sk);
 	inst->sk = sk;
@@ -308,7 +405,8 @@ err_octx:
 	kfree(octx);
 	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
 	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
-	memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
+	if (!ctx->base.priv_ctx_rx)
+		memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
 err_inst:
 	kfree(inst);
 err_put:
@@ -325,7 +423,7 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 		return;
 	/* Against the notifier: the device is either still there or gone. */
 	down_read(&ktls_device_rwsem);
-	if (rcu_access_pointer(ctx->base.netdev) &&
+	if ((READ_ONCE(ctx->dev_dirs) & KTLS_DEV_TX) &&
 	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
 		clean_acked_data_enable(inet_csk(sk), ktls_device_clean_acked);
 		ctx->base.tx_conf = TLS_HW;
@@ -367,20 +465,26 @@ struct ktls_device_leave {
 	struct sock *sk;
 };
 
-/* Whoever takes the context off the device list tells the driver. */
+/*
+ * Whoever clears the TX bit tells the driver.  RX, if offloaded, stays on
+ * the device and keeps the context's reference; TX holds its own until
+ * tls_dev_del().
+ */
 static void ktls_device_leave_now(struct ktls_ctx *ctx)
 {
-	struct net_device *netdev;
+	struct net_device *netdev = NULL;
 
 	/* The notifier holds it for writing while it takes sockets off. */
 	down_read(&ktls_device_rwsem);
 	spin_lock_irq(&ktls_device_lock);
-	netdev = rcu_dereference_protected(ctx->base.netdev, true);
-	if (netdev) {
-		list_move_tail(&ctx->base.list, &ktls_device_gone_list);
-		rcu_assign_pointer(ctx->base.netdev, NULL);
+	if (ctx->dev_dirs & KTLS_DEV_TX) {
+		netdev = rcu_dereference_protected(ctx->base.netdev,
+						   lockdep_is_held(&ktls_device_lock));
+		dev_hold(netdev);
 	}
 	spin_unlock_irq(&ktls_device_lock);
+	if (netdev)
+		ktls_device_unclaim(ctx, KTLS_DEV_TX);
 	up_read(&ktls_device_rwsem);
 	if (!netdev)
 		return;
@@ -430,10 +534,105 @@ void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
 	queue_work(ktls_device_wq, &lv->work);
 }
 
+/* The fields of the kernel's context drivers read, from our RX keys. */
+static void ktls_device_fill_rx(struct ktls_ctx *ctx)
+{
+	const struct ktls_cipher *cs = ctx->prot.cipher;
+	const struct ktls_crypto *c = &ctx->rx_crypto;
+
+	ktls_device_fill_prot(ctx);
+	memcpy(&ctx->base.crypto_recv, &c->info, cs->info_len);
+	memcpy(ctx->base.rx.iv, c->iv, cs->salt_len + cs->iv_len);
+	put_unaligned_be64(c->seq, ctx->base.rx.rec_seq);
+}
+
+/*
+ * TLS 1.3 is offered too (upstream offers 1.2 only): the driver reads
+ * the version from the crypto info and refuses what it does not do.
+ */
+int ktls_device_rx_start(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
+{
+	struct net_device *netdev, *dev;
+	struct ktls_rx_offload *rxo;
+	int err;
+
+	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
+		return -EOPNOTSUPP;
+	netdev = ktls_device_of(sk);
+	if (!netdev)
+		return -ENODEV;
+	err = -EOPNOTSUPP;
+	if (!(netdev->features & NETIF_F_HW_TLS_RX) || !netdev->tlsdev_ops)
+		goto err_put;
+	err = -ENOMEM;
+	rxo = ktls_device_rx_alloc(ctx);
+	if (!rxo)
+		goto err_put;
+	ktls_device_fill_rx(ctx);
+	ktls_device_own(sk, ctx);
+
+	down_read(&ktls_device_rwsem);
+	/* A device that went down takes no new sockets. */
+	err = -ENETDOWN;
+	if (!(netdev->flags & IFF_UP))
+		goto err_unlock;
+	err = ktls_device_claim(ctx, netdev, KTLS_DEV_RX);
+	netdev = NULL;	/* the claim took our reference */
+	if (err)
+		goto err_unlock;
+	/* Drivers set their state and resync mode in it from tls_dev_add(). */
+	ctx->base.priv_ctx_rx = rxo;
+	dev = rcu_dereference_protected(ctx->base.netdev, true);
+	err = dev->tlsdev_ops->tls_dev_add(dev, sk, TLS_OFFLOAD_CTX_DIR_RX,
+					   &ctx->base.crypto_recv.info, seq);
+	if (err)
+		goto err_unclaim;
+	ctx->base.rx_conf = TLS_HW;
+	up_read(&ktls_device_rwsem);
+	return 0;
+
+err_unclaim:
+	ctx->base.priv_ctx_rx = NULL;
+	ktls_device_unclaim(ctx, KTLS_DEV_RX);
+err_unlock:
+	up_read(&ktls_device_rwsem);
+	ktls_device_rx_free(rxo);
+	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
+	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
+err_put:
+	dev_put(netdev);
+	return err;
+}
+
+/*
+ * Under RCU, as tls.ko calls it: drivers answer from their RX path and
+ * may not sleep here.  The notifier clears netdev, then waits for RCU,
+ * then calls tls_dev_del(), so no resync reaches a deleted flow.
+ */
+void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			   u64 rec_sn)
+{
+	struct net_device *netdev;
+	u8 rcd_sn[TLS_MAX_REC_SEQ_SIZE];
+
+	put_unaligned_be64(rec_sn, rcd_sn);
+	rcu_read_lock();
+	netdev = rcu_dereference(ctx->base.netdev);
+	if (netdev && !test_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags)) {
+		netdev->tlsdev_ops->tls_dev_resync(netdev, sk, seq, rcd_sn,
+						   TLS_OFFLOAD_CTX_DIR_RX);
+		ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE_RESYNC);
+	}
+	rcu_read_unlock();
+}
+
 /*
  * @netdev goes down or away: every socket offloaded to it continues in
  * software.  Records keep their device form; the xmit hook now encrypts
  * every skb, retransmissions included, so the stream goes on unchanged.
+ * On RX what the device decrypted before is still taken (rx.c), and the
+ * rest is decrypted in software; the device is asked for nothing more,
+ * and neither it nor another takes the socket again.
  */
 static void ktls_device_down(struct net_device *netdev)
 {
@@ -452,13 +651,23 @@ static void ktls_device_down(struct net_device *netdev)
 	spin_unlock_irq(&ktls_device_lock);
 
 	list_for_each_entry_safe(ctx, tmp, &gone, base.list) {
-		WRITE_ONCE(ctx->sk->sk_validate_xmit_skb,
-			   ktls_device_validate_xmit_sw);
+		u8 dirs;
+
+		spin_lock_irq(&ktls_device_lock);
+		dirs = ctx->dev_dirs;
+		WRITE_ONCE(ctx->dev_dirs, KTLS_DEV_GONE);
 		rcu_assign_pointer(ctx->base.netdev, NULL);
-		/* No skb of the socket is in the driver's xmit after this. */
+		spin_unlock_irq(&ktls_device_lock);
+		if (dirs & KTLS_DEV_TX)
+			WRITE_ONCE(ctx->sk->sk_validate_xmit_skb,
+				   ktls_device_validate_xmit_sw);
+		set_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags);
+		/*
+		 * No skb of the socket is in the driver's xmit after this,
+		 * and no RX resync of ours in the driver.
+		 */
 		synchronize_net();
-		netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
-						TLS_OFFLOAD_CTX_DIR_TX);
+		ktls_device_del(netdev, ctx, dirs);
 		dev_put(netdev);
 
 		spin_lock_irq(&ktls_device_lock);
@@ -474,7 +683,8 @@ static int ktls_device_event(struct notifier_block *nb, unsigned long event,
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 
-	if (!dev->tlsdev_ops && !(dev->features & NETIF_F_HW_TLS_TX))
+	if (!dev->tlsdev_ops &&
+	    !(dev->features & (NETIF_F_HW_TLS_TX | NETIF_F_HW_TLS_RX)))
 		return NOTIFY_DONE;
 
 	switch (event) {
@@ -487,6 +697,12 @@ static int ktls_device_event(struct notifier_block *nb, unsigned long event,
 		if ((dev->features & NETIF_F_HW_TLS_TX) &&
 		    (!dev->tlsdev_ops || !dev->tlsdev_ops->tls_dev_add ||
 		     !dev->tlsdev_ops->tls_dev_del))
+			return notifier_from_errno(-EINVAL);
+		/* RX needs the resync on top: devices lose the stream. */
+		if ((dev->features & NETIF_F_HW_TLS_RX) &&
+		    (!dev->tlsdev_ops || !dev->tlsdev_ops->tls_dev_add ||
+		     !dev->tlsdev_ops->tls_dev_del ||
+		     !dev->tlsdev_ops->tls_dev_resync))
 			return notifier_from_errno(-EINVAL);
 		return NOTIFY_DONE;
 	case NETDEV_DOWN:

@@ -13,6 +13,7 @@
  * file is the only writer of struct ktls_crypto.
  */
 #include <crypto/aead.h>
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -82,6 +83,42 @@ static int ktls_crypto_key(struct ktls_crypto *c, const struct ktls_cipher *cs,
 	return 0;
 }
 
+/**
+ * ktls_crypto_copy() - a transform of its own keyed as @src is now
+ * @dst:	zeroed state to fill
+ * @cs:		the suite of @src
+ * @src:	keys in use
+ *
+ * For a device's copy of the RX key (device_rx.c), which must stay the
+ * key the device has when ours moves on.  Process context.
+ * Return: 0 or an errno, with @dst left zeroed.
+ */
+int ktls_crypto_copy(struct ktls_crypto *dst, const struct ktls_cipher *cs,
+		     const struct ktls_crypto *src)
+{
+	int err;
+
+	err = ktls_crypto_alloc(dst, cs);
+	if (err)
+		return err;
+	err = ktls_crypto_key(dst, cs, &src->info);
+	if (err) {
+		ktls_crypto_clear(dst);
+		return err;
+	}
+	memcpy(dst->iv, src->iv, sizeof(dst->iv));
+	dst->seq = src->seq;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_crypto_copy);
+
+/* Give back what ktls_crypto_copy() set up, and wipe it. */
+void ktls_crypto_release(struct ktls_crypto *c)
+{
+	ktls_crypto_clear(c);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_crypto_release);
+
 /*
  * What userspace may set, given what is set already.  A second TLS_TX or
  * TLS_RX is a TLS 1.3 key update and must keep version and cipher; TLS 1.2
@@ -138,13 +175,18 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	/*
 	 * TX starts in software at once; a device that can take the keys
 	 * gets them off the syscall path, and the socket moves to it at a
-	 * record boundary once it has them (device.c).
+	 * record boundary once it has them (device.c).  RX is offered to
+	 * the device from the record it frames first on.
 	 */
 	if (tx) {
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_TX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
 		ktls_device_tx_offer(sk, ctx);
+	} else if (!ktls_device_rx_start(sk, ctx, ktls_rx_next_seq(sk))) {
+		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_HW);
+		ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE);
+		ktls_stat_inc(sk, KTLS_STAT_CURR_RX_DEVICE);
 	} else {
 		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_RX_SW);

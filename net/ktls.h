@@ -9,6 +9,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include <net/inet_connection_sock.h>
 #include <net/sock.h>
 #include <net/tls.h>
@@ -81,8 +82,13 @@ enum ktls_tx_dev {
  * @hs_listen:	set on an armed listener (net/hs/listen.c)
  * @tx_dev:	enum ktls_tx_dev: where the TX offload of the socket stands
  *		(device.c)
- * @closed:	close() ran on a TX-offloaded socket, whose context lives
+ * @dev_dirs:	which directions the driver of base.netdev holds state
+ *		for, and whether a device went from under the socket
+ *		(device.c, under its lock)
+ * @closed:	close() ran on an offloaded socket, whose context lives
  *		on until the socket's destructor (device.c)
+ * @device_work: frees an offloaded socket's context after its destructor,
+ *		since drivers may sleep in tls_dev_del() (device.c)
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
@@ -108,7 +114,9 @@ struct ktls_ctx {
 	struct ktls_hs_conn *hs;
 	struct ktls_hs_listen *hs_listen;
 	u8 tx_dev;
+	u8 dev_dirs;
 	bool closed;
+	struct work_struct device_work;
 	struct rcu_head rcu;
 };
 
@@ -147,6 +155,9 @@ int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 		    const union ktls_crypto_info *rx,
 		    const struct ktls_secrets *secrets);
 int ktls_keys_install_staged(struct sock *sk);
+int ktls_crypto_copy(struct ktls_crypto *dst, const struct ktls_cipher *cs,
+		     const struct ktls_crypto *src);
+void ktls_crypto_release(struct ktls_crypto *c);
 /* The next generation of a kernel handshake's keys (KeyUpdate), locked. */
 int ktls_keys_next(struct sock *sk, bool tx);
 

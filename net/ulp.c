@@ -250,11 +250,13 @@ static void ktls_ctx_uncount(struct ktls_ctx *ctx)
 		ktls_stat_add(sk, KTLS_STAT_CURR_TX_DEVICE, -1);
 	if (ctx->rx_conf == KTLS_CONF_SW)
 		ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
+	else if (ctx->rx_conf == KTLS_CONF_HW)
+		ktls_stat_add(sk, KTLS_STAT_CURR_RX_DEVICE, -1);
 }
 
 /*
  * The socket may be gone already: nothing here may touch ctx->sk.  The
- * context of a TX-offloaded socket itself stays, its ULP slot set: the
+ * context of an offloaded socket itself stays, its ULP slot set: the
  * socket's destructor frees it (device.c).
  */
 static void ktls_ctx_free(struct ktls_ctx *ctx)

@@ -6,8 +6,10 @@
  * pair behaves like a NIC with kTLS offload (struct tlsdev_ops of
  * include/net/tls.h): on transmit it encrypts the records of offloaded
  * sockets itself with the kernel crypto API, on receive it decrypts whole
- * records of offloaded flows and marks the skb decrypted, and it loses and
- * regains sync as real hardware does.  Knobs under debugfs make the "wire"
+ * records of offloaded flows and marks the skb decrypted (or, as in-stream
+ * hardware does, the first piece of a record that spans frames), and it
+ * loses and regains sync as real hardware does, in each of the three
+ * resync modes of enum tls_offload_sync_type.  Knobs under debugfs make the "wire"
  * drop and reorder frames and make the device slow, unwilling or forgetful,
  * so that every path of the TLS core's device support can be exercised
  * between two network namespaces without hardware.
@@ -90,6 +92,7 @@ enum ktls_sim_stat {
 	KTLS_SIM_RX_RESYNC_REQ,
 	KTLS_SIM_RX_RESYNC,
 	KTLS_SIM_RX_RESYNC_STALE,
+	KTLS_SIM_RX_PARTIAL,
 	KTLS_SIM_RX_AUTH_FAIL,
 	KTLS_SIM_DEV_ADD_TX,
 	KTLS_SIM_DEV_ADD_RX,
@@ -120,6 +123,7 @@ static const char ktls_sim_stat_names[KTLS_SIM_NSTATS][ETH_GSTRING_LEN] = {
 	[KTLS_SIM_RX_RESYNC_REQ]	= "rx_tls_resync_req",
 	[KTLS_SIM_RX_RESYNC]		= "rx_tls_resync",
 	[KTLS_SIM_RX_RESYNC_STALE]	= "rx_tls_resync_stale",
+	[KTLS_SIM_RX_PARTIAL]		= "rx_tls_records_partial",
 	[KTLS_SIM_RX_AUTH_FAIL]		= "rx_tls_auth_fail",
 	[KTLS_SIM_DEV_ADD_TX]		= "tls_dev_add_tx",
 	[KTLS_SIM_DEV_ADD_RX]		= "tls_dev_add_rx",
@@ -176,7 +180,9 @@ enum ktls_sim_rx_sync {
  * An RX flow is found from the frame's addresses, as hardware would, so
  * it carries the socket's 4-tuple.  The socket pointer serves only to ask
  * the core for a resync, and only while the flow is not dead: the core
- * frees its context after tls_dev_del.
+ * frees its context after tls_dev_del.  The async resync state is read by
+ * the core until tls_dev_del, so it lives here, freed after a grace
+ * period.
  */
 struct ktls_sim_rx {
 	struct list_head list;
@@ -198,6 +204,9 @@ struct ktls_sim_rx {
 	u64 walked;			/* PENDING: records since req_seq */
 	u32 req_seq;
 	int resync_gen;
+	enum tls_offload_sync_type resync_type;
+	bool async_open;		/* the async request waits for its end */
+	struct tls_offload_resync_async async;
 };
 
 struct ktls_sim_priv {
@@ -209,6 +218,8 @@ struct ktls_sim_priv {
 	u32 reorder_every;
 	u32 install_delay_ms;
 	bool refuse_add;
+	bool partial;
+	u32 resync_type;
 	atomic_t resync_gen;
 
 	spinlock_t wire_lock;		/* the counters and the held frame */
@@ -652,6 +663,18 @@ static int ktls_sim_add_rx(struct ktls_sim_priv *priv, struct sock *sk,
 	rx->resync_gen = atomic_read(&priv->resync_gen);
 
 	*ktls_sim_rx_slot(tls_get_ctx(sk)) = rx;
+	switch (READ_ONCE(priv->resync_type)) {
+	case TLS_OFFLOAD_SYNC_TYPE_CORE_NEXT_HINT:
+		rx->resync_type = TLS_OFFLOAD_SYNC_TYPE_CORE_NEXT_HINT;
+		break;
+	case TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ_ASYNC:
+		rx->resync_type = TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ_ASYNC;
+		tls_offload_ctx_rx(tls_get_ctx(sk))->resync_async = &rx->async;
+		break;
+	default:
+		rx->resync_type = TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ;
+	}
+	tls_offload_rx_resync_set_type(sk, rx->resync_type);
 	spin_lock_bh(&priv->flows_lock);
 	list_add_tail_rcu(&rx->list, &priv->rx_flows);
 	spin_unlock_bh(&priv->flows_lock);
@@ -755,6 +778,63 @@ encrypted:
 	ktls_sim_inc(priv, KTLS_SIM_RX_ENCRYPTED);
 }
 
+/*
+ * The in-stream way: a frame that starts with a header has its whole
+ * records decrypted and checked, and the first piece of the record it
+ * ends in decrypted unchecked (the rest of that record comes in frames
+ * this device leaves alone), so the core gets a record decrypted in part.
+ * Counter mode: encrypting the piece at its place decrypts it.
+ */
+static void ktls_sim_rx_decrypt_part(struct ktls_sim_priv *priv,
+				     struct ktls_sim_rx *rx, struct sk_buff *skb,
+				     u32 poff, u32 plen, u64 sn)
+{
+	u32 hdr = TLS_HEADER_SIZE +
+		  (rx->key.version == TLS_1_2_VERSION ? KTLS_SIM_IV : 0);
+	u8 *buf = rx->key.buf;
+	u32 off = 0, n = 0;
+	bool part = false;
+
+	if (plen + KTLS_SIM_TAG > rx->key.buf_len ||
+	    skb_copy_bits(skb, poff, buf, plen))
+		goto encrypted;
+	while (off + TLS_HEADER_SIZE <= plen) {
+		u32 rlen = TLS_HEADER_SIZE + get_unaligned_be16(buf + off + 3);
+
+		if (off + rlen > plen) {
+			/* Room for the tag the crypto API writes is there. */
+			if (plen - off > hdr &&
+			    ktls_sim_crypt(&rx->key, buf + off,
+					   plen - off + KTLS_SIM_TAG, sn + n, true))
+				goto encrypted;
+			part = true;
+			break;
+		}
+		if (ktls_sim_crypt(&rx->key, buf + off, rlen, sn + n, false)) {
+			ktls_sim_inc(priv, KTLS_SIM_RX_AUTH_FAIL);
+			goto encrypted;
+		}
+		off += rlen;
+		n++;
+	}
+	if (skb_ensure_writable(skb, skb->len)) {
+		ktls_sim_inc(priv, KTLS_SIM_NOMEM);
+		goto encrypted;
+	}
+	skb_store_bits(skb, poff, buf, plen);
+	skb->decrypted = 1;
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	ktls_sim_add(priv, KTLS_SIM_RX_RECORDS, n);
+	if (part)
+		ktls_sim_inc(priv, KTLS_SIM_RX_PARTIAL);
+	ktls_sim_add(priv, KTLS_SIM_RX_BYTES, plen);
+	return;
+
+encrypted:
+	ktls_sim_inc(priv, KTLS_SIM_RX_ENCRYPTED);
+}
+
 /* Asks the core to confirm the record whose header starts at seq. */
 static void ktls_sim_rx_request(struct ktls_sim_priv *priv, struct ktls_sim_rx *rx,
 				u32 seq)
@@ -764,8 +844,16 @@ static void ktls_sim_rx_request(struct ktls_sim_priv *priv, struct ktls_sim_rx *
 	rx->rec_seq = seq;
 	rx->hdr_len = 0;
 	rx->walked = 0;
-	/* The core matches the seq of the header's last byte. */
-	tls_offload_rx_resync_request(rx->sk, htonl(seq + TLS_HEADER_SIZE - 1));
+	if (rx->resync_type == TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ_ASYNC) {
+		/* The answer is known by the next frame: the end comes then. */
+		tls_offload_rx_resync_async_request_start(&rx->async, htonl(seq),
+							  U16_MAX);
+		rx->async_open = true;
+	} else {
+		/* The core matches the seq of the header's last byte. */
+		tls_offload_rx_resync_request(rx->sk,
+					      htonl(seq + TLS_HEADER_SIZE - 1));
+	}
 	ktls_sim_inc(priv, KTLS_SIM_RX_RESYNC_REQ);
 }
 
@@ -773,9 +861,15 @@ static void ktls_sim_rx_flow(struct ktls_sim_priv *priv, struct ktls_sim_rx *rx,
 			     struct sk_buff *skb, u32 poff, u32 seq, u32 plen)
 {
 	u32 end = seq + plen, start;
-	bool whole = false;
+	bool whole = false, first;
 	int gen, n, off;
 	u64 sn = 0;
+
+	if (rx->async_open) {
+		tls_offload_rx_resync_async_request_end(&rx->async,
+							htonl(rx->req_seq));
+		rx->async_open = false;
+	}
 
 	gen = atomic_read(&priv->resync_gen);
 	if (rx->resync_gen != gen) {
@@ -796,6 +890,12 @@ static void ktls_sim_rx_flow(struct ktls_sim_priv *priv, struct ktls_sim_rx *rx,
 	}
 	start = rx->next_seq;
 
+	/* Core next hint: the core, not the device, finds record starts. */
+	if (rx->sync == KTLS_SIM_RX_SEARCH &&
+	    rx->resync_type == TLS_OFFLOAD_SYNC_TYPE_CORE_NEXT_HINT) {
+		rx->next_seq = end;
+		goto encrypted;
+	}
 	if (rx->sync == KTLS_SIM_RX_SEARCH) {
 		off = ktls_sim_rx_search(rx, skb, poff + (start - seq), poff + plen);
 		if (off < 0) {
@@ -808,6 +908,8 @@ static void ktls_sim_rx_flow(struct ktls_sim_priv *priv, struct ktls_sim_rx *rx,
 
 	if (rx->sync == KTLS_SIM_RX_SYNCED)
 		sn = rx->rcd_sn;
+	first = rx->sync == KTLS_SIM_RX_SYNCED && seq == start &&
+		rx->rec_seq == seq && !rx->hdr_len;
 	n = ktls_sim_rx_walk(rx, skb, poff, seq, start, end, &whole);
 	rx->next_seq = end;
 	if (n < 0) {
@@ -821,6 +923,10 @@ static void ktls_sim_rx_flow(struct ktls_sim_priv *priv, struct ktls_sim_rx *rx,
 	rx->rcd_sn += n;
 	if (whole) {
 		ktls_sim_rx_decrypt(priv, rx, skb, poff, plen, sn);
+		return;
+	}
+	if (first && READ_ONCE(priv->partial)) {
+		ktls_sim_rx_decrypt_part(priv, rx, skb, poff, plen, sn);
 		return;
 	}
 
@@ -955,8 +1061,9 @@ static void ktls_sim_tls_dev_del(struct net_device *dev, struct tls_context *ctx
 /*
  * TX: the core tells the number of the record that starts at seq; TX needs
  * no state for it, but checks it when that record goes out.  RX: the
- * answer to ktls_sim_rx_request(); the core passes either the header's
- * last byte (driver request) or its first (core next hint).
+ * answer to ktls_sim_rx_request(), at the header's last byte (driver
+ * request) or its first (async request); or, in core next hint mode, the
+ * core telling where a record the device has not seen yet starts.
  */
 static int ktls_sim_tls_dev_resync(struct net_device *dev, struct sock *sk,
 				   u32 seq, u8 *rcd_sn,
@@ -983,7 +1090,15 @@ static int ktls_sim_tls_dev_resync(struct net_device *dev, struct sock *sk,
 		if (!rx)
 			return -ENOENT;
 		spin_lock_bh(&rx->lock);
-		if (rx->sync == KTLS_SIM_RX_PENDING &&
+		if (rx->resync_type == TLS_OFFLOAD_SYNC_TYPE_CORE_NEXT_HINT &&
+		    !before(seq, rx->next_seq)) {
+			/* A record starts there that the device has not seen. */
+			rx->sync = KTLS_SIM_RX_SYNCED;
+			rx->rec_seq = seq;
+			rx->hdr_len = 0;
+			rx->rcd_sn = sn;
+			ktls_sim_inc(priv, KTLS_SIM_RX_RESYNC);
+		} else if (rx->sync == KTLS_SIM_RX_PENDING &&
 		    (seq == rx->req_seq + TLS_HEADER_SIZE - 1 || seq == rx->req_seq)) {
 			rx->rcd_sn = sn + rx->walked;
 			rx->sync = KTLS_SIM_RX_SYNCED;
@@ -1168,6 +1283,8 @@ static int ktls_sim_init(struct net_device *dev)
 	debugfs_create_u32("install_delay_ms", 0600, priv->dbg,
 			   &priv->install_delay_ms);
 	debugfs_create_bool("refuse_add", 0600, priv->dbg, &priv->refuse_add);
+	debugfs_create_bool("partial", 0600, priv->dbg, &priv->partial);
+	debugfs_create_u32("resync_type", 0600, priv->dbg, &priv->resync_type);
 	debugfs_create_file_unsafe("force_resync", 0600, priv->dbg, priv,
 				   &ktls_sim_resync_fops);
 	return 0;

@@ -13,7 +13,7 @@ KSFT = REPO / "tools" / "testing" / "selftests" / "net" / "ktls_hs"
 
 
 def has_tls_device(kernel):
-    """Kbuild builds the simulated offload NIC, and sim_offload.sh runs,
+    """Kbuild builds the simulated offload NIC, and sim_offload*.sh run,
     where the kernel has CONFIG_TLS_DEVICE: skb->decrypted and the
     offload hooks exist only there."""
     return "CONFIG_TLS_DEVICE=y" in (kernel.kdir / ".config").read_text()

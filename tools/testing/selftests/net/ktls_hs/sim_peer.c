@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * One end of a kTLS stream across the simulated offload NIC (sim_offload.sh
- * runs one in each network namespace).  "send" connects, sets TLS_TX and
- * sends a known pattern with send() or sendfile(); "recv" accepts and
- * checks the pattern byte for byte, either through a kTLS TLS_RX socket or
- * (-m raw) by opening the records itself with OpenSSL (tlsrec.c), which
+ * One end of a kTLS stream across the simulated offload NIC (the
+ * sim_offload*.sh tests run one in each network namespace).  "send"
+ * connects, sets TLS_TX and sends a known pattern with send() or
+ * sendfile(); "recv" accepts and checks the pattern byte for byte, either
+ * through a kTLS TLS_RX socket or (-r, raw) by opening the records itself
+ * with OpenSSL (tlsrec.c), which
  * proves that what the device put on the wire is TLS an independent
  * implementation accepts.  Both ends derive the same keys from -g.
  *
  * Half-way through, the sender can create a file (-m), for a test that
  * acts on the device mid-stream, and update its TLS 1.3 keys (-k): a
  * KeyUpdate record, then TLS_TX of the next generation, which the
- * receiver follows with TLS_RX when it reads the KeyUpdate.
+ * receiver follows with TLS_RX when it reads the KeyUpdate.  Either end
+ * can close with a reset (-R), for a stream cut short where no route is
+ * left to carry a FIN.
  *
  * Exit status 0 when everything arrived intact; the last line of stdout
  * says how many bytes and how long setsockopt(TLS_TX or TLS_RX) took.
@@ -48,6 +51,7 @@ struct opts {
 	unsigned int pause_us;	/* send: pause between sends, to pace */
 	const char *mark;	/* send: created half-way through */
 	bool rekey;		/* send: TLS 1.3 key update half-way */
+	bool reset;		/* close with a reset, not a FIN */
 };
 
 /* RFC 8446 4.6.3, update_not_requested: the handshake record's payload. */
@@ -75,6 +79,15 @@ static double now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* A stream cut short (its link deleted) ends with a reset on close. */
+static void set_reset(int fd, const struct opts *o)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	if (o->reset)
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
 }
 
 static int set_key(int fd, int dir, const struct opts *o, double *us)
@@ -217,6 +230,7 @@ static int do_send(const struct opts *o)
 		return 2;
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	set_reset(fd, o);
 	if (set_key(fd, TLS_TX, o, &us))
 		return 2;
 
@@ -322,6 +336,7 @@ static int do_recv(const struct opts *o)
 	}
 	close(lfd);
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	set_reset(fd, o);
 
 	bufsz = o->chunk < TLSREC_MAX ? TLSREC_MAX : o->chunk;
 	buf = malloc(bufsz);
@@ -398,7 +413,8 @@ static void usage(void)
 	fprintf(stderr,
 		"sim_peer send|recv -a ADDR -p PORT [-v 12|13] [-c 128|256]\n"
 		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)] [-r (raw)]\n"
-		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n");
+		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n"
+		"       [-R (reset on close)]\n");
 	exit(2);
 }
 
@@ -415,7 +431,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:k")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:kR")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -456,6 +472,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			o.rekey = true;
+			break;
+		case 'R':
+			o.reset = true;
 			break;
 		default:
 			usage();
