@@ -35,6 +35,7 @@
 #include <net/tls_prot.h>
 #include <linux/unaligned.h>
 #include <linux/tracepoint.h>
+#include <kunit/visibility.h>
 
 #include "ktls.h"
 #include "device.h"
@@ -49,12 +50,6 @@ static DEFINE_SPINLOCK(ktls_device_lock);	/* the two lists */
 static LIST_HEAD(ktls_device_list);		/* offloaded, device attached */
 static LIST_HEAD(ktls_device_gone_list);	/* device went, socket lives */
 static struct workqueue_struct *ktls_device_wq;
-
-/* ktls_ctx.dev_dirs, under ktls_device_lock */
-#define KTLS_DEV_TX	BIT(TLS_OFFLOAD_CTX_DIR_TX)	/* driver has TX state */
-#define KTLS_DEV_RX	BIT(TLS_OFFLOAD_CTX_DIR_RX)	/* driver has RX state */
-#define KTLS_DEV_GONE	BIT(2)	/* a device went down under the socket */
-#define KTLS_DEV_DIRS	(KTLS_DEV_TX | KTLS_DEV_RX)
 
 /* Tell the driver to forget the directions @dirs of the socket. */
 static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
@@ -250,8 +245,8 @@ static void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
  * the caller's reference on @netdev, whatever the outcome.  Under
  * ktls_device_rwsem, read, so that no notifier runs before the add.
  */
-static int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev,
-			     u8 dir)
+VISIBLE_IF_KUNIT int ktls_device_claim(struct ktls_ctx *ctx,
+				       struct net_device *netdev, u8 dir)
 {
 	struct net_device *cur;
 	int err = 0;
@@ -274,12 +269,13 @@ static int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev,
 	dev_put(netdev);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktls_device_claim);
 
 /*
  * The driver does not hold @dir (any more): the last direction gives the
  * device back.  Under ktls_device_rwsem, read.
  */
-static void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
+VISIBLE_IF_KUNIT void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 {
 	struct net_device *netdev = NULL;
 
@@ -294,6 +290,7 @@ static void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 	spin_unlock_irq(&ktls_device_lock);
 	dev_put(netdev);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktls_device_unclaim);
 
 /**
  * struct ktls_device_install - one tls_dev_add() in flight

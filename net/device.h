@@ -63,6 +63,12 @@ static inline struct ktls_rx_offload *ktls_rx_offload(const struct ktls_ctx *ctx
 	return ctx->base.priv_ctx_rx;
 }
 
+/* ktls_ctx.dev_dirs (device.c), under its lock */
+#define KTLS_DEV_TX	BIT(TLS_OFFLOAD_CTX_DIR_TX)	/* driver has TX state */
+#define KTLS_DEV_RX	BIT(TLS_OFFLOAD_CTX_DIR_RX)	/* driver has RX state */
+#define KTLS_DEV_GONE	BIT(2)	/* a device went down under the socket */
+#define KTLS_DEV_DIRS	(KTLS_DEV_TX | KTLS_DEV_RX)
+
 /*
  * device.c needs the core's side of offload (the ACK hook, the xmit
  * hook), which only kernels built with CONFIG_TLS_DEVICE have; without
@@ -116,6 +122,11 @@ int ktls_device_rx_start(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
  */
 void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
 			   u64 rec_sn);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* One device per socket for both directions (KUnit). */
+int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir);
+void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir);
+#endif
 #else
 static inline int ktls_device_init(void)
 {
