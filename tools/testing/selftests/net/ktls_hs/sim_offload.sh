@@ -94,7 +94,9 @@ for mode in send sendfile; do
 		ktap_test_fail "$name: the device encrypted nothing ($(counters))"
 	elif [ "$PROVIDER" = ktls_hs ] && [ "$D_DELTX" = 0 ]; then
 		ktap_test_fail "$name: the driver was not told to forget the socket's TX ($(counters))"
-	elif [ "$D_TDECERR" != 0 ] || [ "$D_RXAUTH" != 0 ]; then
+	elif [ "$D_TDECERR" != 0 ]; then
+		# Not rx_tls_auth_fail: the receiving device keeps the old key
+		# and fails on every record after the update, by design.
 		ktap_test_fail "$name: the receiver failed to decrypt ($(counters))"
 	else
 		ktap_test_pass "$name ($(counters))"
