@@ -277,7 +277,7 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
  * @tx:		TX crypto info; copied, the caller wipes its own
  * @rx:		RX crypto info, likewise
  * @secrets:	the TLS 1.3 application traffic secrets @tx and @rx were
- *		derived from, copied likewise
+ *		derived from, copied likewise; empty (len 0) for TLS 1.2
  *
  * Any context.  The keys are checked here, so that installing them later
  * can only fail for lack of memory.
@@ -301,14 +301,18 @@ int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 	if (rx->info.version != tx->info.version ||
 	    rx->info.cipher_type != tx->info.cipher_type)
 		return -EINVAL;
-	len = ktls_hash_size(secrets->hash);
-	if (tx->info.version != TLS_1_3_VERSION || len <= 0 ||
-	    secrets->len != len)
+	/* TLS 1.2 has no key update, so no secrets to keep for one. */
+	if (tx->info.version == TLS_1_3_VERSION) {
+		len = ktls_hash_size(secrets->hash);
+		if (len <= 0 || secrets->len != len)
+			return -EINVAL;
+		/* Softirq, maybe: the handshake fails if even this is not there. */
+		ctx->secrets = kmemdup(secrets, sizeof(*secrets), GFP_ATOMIC);
+		if (!ctx->secrets)
+			return -ENOMEM;
+	} else if (secrets->len) {
 		return -EINVAL;
-	/* Softirq, maybe: the handshake fails if even this is not there. */
-	ctx->secrets = kmemdup(secrets, sizeof(*secrets), GFP_ATOMIC);
-	if (!ctx->secrets)
-		return -ENOMEM;
+	}
 	memcpy(&ctx->tx_crypto.info, tx, cs->info_len);
 	memcpy(&ctx->rx_crypto.info, rx, cs->info_len);
 	ctx->keys_from_kernel = true;

@@ -16,6 +16,7 @@
 #include "device.h"
 #include "hs/hs.h"
 #include "hs/pool.h"
+#include "hs/events.h"
 
 static int __init ktls_hs_module_init(void)
 {
@@ -55,12 +56,18 @@ static int __init ktls_hs_module_init(void)
 	if (err)
 		goto err_identity;
 
+	err = ktls_hs_events_init();
+	if (err)
+		goto err_pool;
+
 	/* Armed listeners last: they need identities and handshake memory. */
 	err = tcp_register_ulp(&ktls_hs_ulp_ops);
 	if (err)
-		goto err_pool;
+		goto err_events;
 	return 0;
 
+err_events:
+	ktls_hs_events_exit();
 err_pool:
 	ktls_hs_pool_exit();
 err_identity:
@@ -87,6 +94,7 @@ static void __exit ktls_hs_module_exit(void)
 	 * until it is destroyed, so no socket can reach our ops past this.
 	 */
 	tcp_unregister_ulp(&ktls_ulp_ops);
+	ktls_hs_events_exit();
 	ktls_device_exit();
 	ktls_stat_exit();
 	ktls_kdf_exit();

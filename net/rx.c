@@ -997,6 +997,15 @@ plain:
 	rec->plain = pos - prot->prepend_len;
 	ktls_record_advance(prot, c);
 
+	/*
+	 * The kernel's TLS 1.2 handshake never renegotiates (RFC 5746 is
+	 * only indicated): a ClientHello, or anything else of the
+	 * handshake, ends the connection rather than reach an application
+	 * that cannot answer it.
+	 */
+	if (ctx->keys_from_kernel && prot->version != TLS_1_3_VERSION &&
+	    rec->type == KTLS_TYPE_HANDSHAKE)
+		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
 	if (ctx->secrets && rec->type == KTLS_TYPE_HANDSHAKE) {
 		/* Under the new key, the next record is a new stream. */
 		err = ktls_rx_key_update(sk, ctx, rx, rec);

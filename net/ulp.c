@@ -46,6 +46,9 @@ static int ktls_setsockopt(struct sock *sk, int level, int optname,
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 
+	if (level == SOL_TCP && optname == TCP_ULP &&
+	    ktls_hs_fallback_ulp(sk, optval, optlen))
+		return 0;
 	if (level != SOL_TLS)
 		return ctx->sk_proto->setsockopt(sk, level, optname, optval,
 						 optlen);
@@ -174,7 +177,7 @@ static __poll_t ktls_ops_poll(struct file *file, struct socket *sock,
 		mask = ctx->sk_ops->poll(file, sock, wait);
 		return mask & (EPOLLERR | EPOLLHUP | EPOLLRDHUP);
 	}
-	if (conn && conn->end != KTLS_HS_END_DONE)
+	if (conn && !ktls_hs_conn_done(conn))
 		return ctx->sk_ops->poll(file, sock, wait) | EPOLLERR;
 	/* On failure sk_err is set, and the base poll reports it. */
 	ktls_settle(sock->sk, ctx);

@@ -178,6 +178,16 @@ int ktls_hs_build_server_hello(struct ktls_hs_buf *b,
 			       size_t share_len);
 
 /*
+ * The same with a pre_shared_key extension selecting the client's PSK
+ * identity @psk_index (RFC 8446 4.2.11), for a resumed session.
+ */
+int ktls_hs_build_server_hello_psk(struct ktls_hs_buf *b,
+				   const u8 random[KTLS_HS_RANDOM_LEN],
+				   const struct ktls_hs_vec *session_id,
+				   u16 suite, u16 group, const u8 *share,
+				   size_t share_len, u16 psk_index);
+
+/*
  * HelloRetryRequest (RFC 8446 4.1.4): a ServerHello with the special
  * random, supported_versions, key_share naming @group, and a cookie
  * extension if @cookie is non-NULL.
@@ -194,7 +204,11 @@ int ktls_hs_build_hello_retry(struct ktls_hs_buf *b,
 int ktls_hs_build_encrypted_extensions(struct ktls_hs_buf *b, bool sni_ack,
 				       const struct ktls_hs_vec *alpn);
 
-/* A TLS 1.3 Certificate message: empty context, @nr DER certs, no extensions. */
+/*
+ * A Certificate message of @nr DER certificates, leaf first: in TLS 1.2
+ * (RFC 5246 7.4.2) the chain alone; in TLS 1.3 (@tls13, RFC 8446 4.4.2)
+ * with an empty context and no extensions.
+ */
 struct ktls_hs_cert_ref {
 	const u8 *der;
 	u32 len;
@@ -202,7 +216,7 @@ struct ktls_hs_cert_ref {
 
 int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 			      const struct ktls_hs_cert_ref *certs,
-			      unsigned int nr);
+			      unsigned int nr, bool tls13);
 
 /*
  * The content a TLS 1.3 CertificateVerify signs (RFC 8446 4.4.3): 64
@@ -229,5 +243,14 @@ int ktls_hs_build_finished(struct ktls_hs_buf *b, const u8 *verify_data,
  */
 int ktls_hs_parse_finished(const u8 *msg, size_t len, size_t expected,
 			   const u8 **verify_data);
+
+/*
+ * NewSessionTicket (RFC 8446 4.6.1) with no extensions; -EINVAL for a
+ * nonce over 255 bytes or a ticket of 0 or over 65535.
+ */
+int ktls_hs_build_new_session_ticket(struct ktls_hs_buf *b, u32 lifetime,
+				     u32 age_add, const u8 *nonce,
+				     size_t nonce_len, const u8 *ticket,
+				     size_t ticket_len);
 
 #endif /* _KTLS_HS_CODEC_H */

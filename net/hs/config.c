@@ -2,7 +2,10 @@
 /*
  * Settings of the in-kernel handshake, as setsockopt(SOL_TLS) gives them
  * to an armed listener or to a socket about to run a per-socket
- * handshake: identity keys, suites, groups, ALPN and timeout.  A
+ * handshake: identity keys, suites, groups, ALPN, timeout, versions,
+ * whether TLS 1.2 requires the extended master secret, session
+ * tickets, the hand-over to userspace and the policy for unknown server
+ * names.  A
  * settings object is immutable once published; every change publishes a
  * new one, so children cloned in softirq take a consistent snapshot
  * under RCU without the listener's lock.
@@ -18,10 +21,15 @@
 
 #include "hs.h"
 #include "pool.h"
+#include "ticket.h"
 
 #define KTLS_HS_SUITES_ALL	(KTLS_HS_SUITE_AES_128_GCM_SHA256 | \
 				 KTLS_HS_SUITE_AES_256_GCM_SHA384 | \
-				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256)
+				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256)
+#define KTLS_HS_VERSIONS_ALL	(KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13)
 #define KTLS_HS_GROUPS_ALL	(KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1)
 #define KTLS_HS_TIMEOUT_MAX	600000	/* ms: ten minutes */
 
@@ -41,6 +49,7 @@ void ktls_hs_settings_put(struct ktls_hs_settings *s)
 		return;
 	for (i = 0; i < s->nr_keys; i++)
 		key_put(s->keys[i]);
+	ktls_hs_ticket_keys_put(s->tickets);
 	/* A clone may still be looking at the count under RCU. */
 	call_rcu(&s->rcu, ktls_hs_settings_free_rcu);
 }
@@ -77,10 +86,13 @@ static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settin
 		memcpy(s, old, sizeof(*s));
 		for (i = 0; i < s->nr_keys; i++)
 			key_get(s->keys[i]);
+		if (s->tickets)
+			ktls_hs_ticket_keys_hold(s->tickets);
 	} else {
 		s->suites = KTLS_HS_SUITES_ALL;
 		s->groups = KTLS_HS_GROUPS_ALL;
 		s->timeout_ms = KTLS_HS_TIMEOUT_DEFAULT;
+		s->versions = KTLS_HS_VERSIONS_ALL;
 	}
 	refcount_set(&s->ref, 1);
 	return s;
@@ -149,11 +161,49 @@ static int ktls_hs_get_u32(sockptr_t optval, unsigned int optlen, u32 *val)
 	return copy_from_sockptr(val, optval, sizeof(*val)) ? -EFAULT : 0;
 }
 
+static_assert(KTLS_HS_TICKET_LIFETIME_MAX == 7 * 24 * 3600);
+
+/*
+ * KTLS_HS_TICKETS: the key group is looked up (or made) here, in
+ * process context, so that handshakes only take a reference.
+ */
+static int ktls_hs_settings_tickets(struct ktls_hs_settings *s,
+				    struct sock *sk, sockptr_t optval,
+				    unsigned int optlen)
+{
+	struct ktls_hs_ticket_keys *keys = NULL;
+	struct ktls_hs_tickets t;
+
+	if (sockptr_is_null(optval) || optlen != sizeof(t))
+		return -EINVAL;
+	if (copy_from_sockptr(&t, optval, sizeof(t)))
+		return -EFAULT;
+	if (t.flags || t.lifetime_s > KTLS_HS_TICKET_LIFETIME_MAX ||
+	    t.rotate_s > KTLS_HS_TICKET_LIFETIME_MAX ||
+	    (!t.lifetime_s && (t.key_group || t.rotate_s)))
+		return -EINVAL;
+	if (t.lifetime_s) {
+		keys = ktls_hs_ticket_keys_get(sock_net(sk), current_euid(),
+					       t.key_group,
+					       t.rotate_s ?: t.lifetime_s);
+		if (IS_ERR(keys))
+			return PTR_ERR(keys);
+	}
+	ktls_hs_ticket_keys_put(s->tickets);
+	s->tickets = keys;
+	s->ticket_lifetime_s = t.lifetime_s;
+	s->ticket_group = t.key_group;
+	s->ticket_rotate_s = t.rotate_s;
+	return 0;
+}
+
 /* Apply one option to @s, a private copy. */
-static int ktls_hs_settings_apply(struct ktls_hs_settings *s, int optname,
-				  sockptr_t optval, unsigned int optlen)
+static int ktls_hs_settings_apply(struct ktls_hs_settings *s, struct sock *sk,
+				  int optname, sockptr_t optval,
+				  unsigned int optlen)
 {
 	struct key *key;
+	int flag;
 	u32 val;
 	int err;
 
@@ -190,6 +240,37 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, int optname,
 		if (!err)
 			s->timeout_ms = val;
 		return err;
+	case KTLS_HS_VERSIONS:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && (!val || (val & ~KTLS_HS_VERSIONS_ALL)))
+			err = -EINVAL;
+		if (!err)
+			s->versions = val;
+		return err;
+	case KTLS_HS_EMS_OPTIONAL:
+		if (sockptr_is_null(optval) || optlen != sizeof(flag))
+			return -EINVAL;
+		if (copy_from_sockptr(&flag, optval, sizeof(flag)))
+			return -EFAULT;
+		if (flag != 0 && flag != 1)
+			return -EINVAL;
+		s->ems_optional = flag;
+		return 0;
+	case KTLS_HS_FALLBACK:
+		/* An int, as boolean socket options are. */
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && val > 1)
+			err = -EINVAL;
+		if (!err)
+			s->fallback = val;
+		return err;
+	case KTLS_HS_SNI_POLICY:
+		err = ktls_hs_get_u32(optval, optlen, &val);
+		if (!err && val > KTLS_HS_SNI_FALLBACK)
+			err = -EINVAL;
+		if (!err)
+			s->sni_policy = val;
+		return err;
 	case KTLS_HS_ALPN:
 		/* An empty list turns ALPN off again. */
 		if (optlen > KTLS_HS_ALPN_MAX ||
@@ -201,6 +282,8 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, int optname,
 			return -EINVAL;
 		s->alpn_len = optlen;
 		return 0;
+	case KTLS_HS_TICKETS:
+		return ktls_hs_settings_tickets(s, sk, optval, optlen);
 	}
 	return -ENOPROTOOPT;
 }
@@ -213,6 +296,11 @@ bool ktls_hs_is_settings_option(int optname)
 	case KTLS_HS_GROUPS:
 	case KTLS_HS_ALPN:
 	case KTLS_HS_TIMEOUT:
+	case KTLS_HS_VERSIONS:
+	case KTLS_HS_EMS_OPTIONAL:
+	case KTLS_HS_FALLBACK:
+	case KTLS_HS_SNI_POLICY:
+	case KTLS_HS_TICKETS:
 		return true;
 	}
 	return false;
@@ -220,14 +308,16 @@ bool ktls_hs_is_settings_option(int optname)
 
 /**
  * ktls_hs_settings_set() - setsockopt of one settings option
- * @slot:	the settings of the socket, which is locked
+ * @sk:		the socket, locked
+ * @slot:	its settings
  * @optname:	one of ktls_hs_is_settings_option()
  * @optval:	value from the caller
  * @optlen:	its length
  *
  * Return: 0 or the errno for the caller.  Nothing changes on error.
  */
-int ktls_hs_settings_set(struct ktls_hs_settings __rcu **slot, int optname,
+int ktls_hs_settings_set(struct sock *sk,
+			 struct ktls_hs_settings __rcu **slot, int optname,
 			 sockptr_t optval, unsigned int optlen)
 {
 	struct ktls_hs_settings *old, *s;
@@ -238,13 +328,29 @@ int ktls_hs_settings_set(struct ktls_hs_settings __rcu **slot, int optname,
 	s = ktls_hs_settings_dup(old);
 	if (!s)
 		return -ENOMEM;
-	err = ktls_hs_settings_apply(s, optname, optval, optlen);
+	err = ktls_hs_settings_apply(s, sk, optname, optval, optlen);
 	if (err) {
 		ktls_hs_settings_put(s);
 		return err;
 	}
 	rcu_assign_pointer(*slot, s);
 	ktls_hs_settings_put(old);
+	return 0;
+}
+
+/**
+ * ktls_hs_settings_rotate() - KTLS_HS_TICKET_ROTATE
+ * @slot:	the settings of the socket, which is locked
+ *
+ * Return: 0, or -ENOENT when the socket issues no tickets.
+ */
+int ktls_hs_settings_rotate(struct ktls_hs_settings __rcu **slot)
+{
+	struct ktls_hs_settings *s = rcu_dereference_protected(*slot, true);
+
+	if (!s || !s->tickets)
+		return -ENOENT;
+	ktls_hs_ticket_keys_rotate(s->tickets, ktls_hs_ticket_now_ms());
 	return 0;
 }
 
@@ -276,6 +382,8 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 {
 	s32 serials[KTLS_HS_IDENTITIES_MAX];
 	unsigned int i, nr = s ? s->nr_keys : 0;
+	int flag;
+	struct ktls_hs_tickets t = {};
 	u32 val;
 
 	switch (optname) {
@@ -296,6 +404,25 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 	case KTLS_HS_TIMEOUT:
 		val = s ? s->timeout_ms : KTLS_HS_TIMEOUT_DEFAULT;
 		break;
+	case KTLS_HS_VERSIONS:
+		val = s ? s->versions : KTLS_HS_VERSIONS_ALL;
+		break;
+	case KTLS_HS_EMS_OPTIONAL:
+		flag = s ? s->ems_optional : 0;
+		return ktls_hs_put_bytes(optval, optlen, &flag, sizeof(flag));
+	case KTLS_HS_FALLBACK:
+		val = s ? s->fallback : 0;
+		break;
+	case KTLS_HS_SNI_POLICY:
+		val = s ? s->sni_policy : KTLS_HS_SNI_DEFAULT;
+		break;
+	case KTLS_HS_TICKETS:
+		if (s) {
+			t.lifetime_s = s->ticket_lifetime_s;
+			t.key_group = s->ticket_group;
+			t.rotate_s = s->ticket_rotate_s;
+		}
+		return ktls_hs_put_bytes(optval, optlen, &t, sizeof(t));
 	default:
 		return -ENOPROTOOPT;
 	}

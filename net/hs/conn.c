@@ -10,6 +10,12 @@
  * handshake; when the socket is owned by a process as it fires, the work
  * is left to the release callback.
  *
+ * Where the first ClientHello may be handed to userspace instead
+ * (KTLS_HS_FALLBACK, KTLS_HS_SNI_FALLBACK), the engine is fed copies of
+ * what TCP holds and nothing is consumed until the engine answered the
+ * hello: a hand-over then leaves every byte the client sent in TCP's
+ * queue, in order, for the application's first read.
+ *
  * At the end the keys are staged for the record layer, the callbacks
  * given back, and the engine's memory (secrets included) wiped and
  * given back to the pool (pool.c); what remains is the negotiated session, for getsockopt.
@@ -25,6 +31,7 @@
 #include <ktls_hs/identity.h>
 
 #include "../ktls.h"
+#include "events.h"
 #include "hs.h"
 #include "pool.h"
 
@@ -62,6 +69,13 @@ static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
 	cfg->groups = s->groups;
 	cfg->alpn_len = s->alpn_len;
 	memcpy(cfg->alpn, s->alpn, s->alpn_len);
+	cfg->versions = s->versions;
+	cfg->ems_optional = s->ems_optional;
+	cfg->fallback = s->fallback;
+	cfg->sni_policy = s->sni_policy;
+	/* Held by @s, which the handshake holds. */
+	cfg->tickets = s->tickets;
+	cfg->ticket_lifetime = s->ticket_lifetime_s;
 	return 0;
 }
 
@@ -104,6 +118,8 @@ struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
 		conn->mem = NULL;
 		goto err_free;
 	}
+	conn->peeking = conn->cfg.fallback ||
+			conn->cfg.sni_policy == KTLS_HS_SNI_FALLBACK;
 	conn->engine = ktls_hs_init(conn->mem, conn->mem_size, &conn->cfg);
 	/* The pool gave at least ktls_hs_size(): only a bug gets here. */
 	if (WARN_ON_ONCE(!conn->engine)) {
@@ -171,6 +187,7 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 
 	sk_reset_timer(sk, &conn->timer,
 		       jiffies + msecs_to_jiffies(conn->settings->timeout_ms));
+	ktls_hs_ev_start(conn);
 }
 
 /* Give the socket back what the handshake borrowed. */
@@ -269,6 +286,89 @@ static int ktls_hs_recv_actor(read_descriptor_t *desc, struct sk_buff *skb,
 	return used;
 }
 
+static int ktls_hs_skip_actor(read_descriptor_t *desc, struct sk_buff *skb,
+			      unsigned int offset, size_t len)
+{
+	size_t n = min_t(size_t, len, desc->count);
+
+	desc->count -= n;
+	return n;
+}
+
+/*
+ * The engine answered the first ClientHello: what it was fed is consumed
+ * from TCP's queue, and from now on it reads from there, unless the
+ * hello is handed over, which leaves the queue as the client filled it.
+ */
+static void ktls_hs_peek_end(struct ktls_hs_conn *conn)
+{
+	read_descriptor_t desc = { .count = conn->peeked };
+
+	conn->peeking = false;
+	if (ktls_hs_status(conn->engine) == KTLS_HS_HANDED_BACK || !conn->peeked)
+		return;
+	tcp_read_sock(conn->sk, &desc, ktls_hs_skip_actor);
+	/* The bytes were there when we copied them, under the same lock. */
+	WARN_ON_ONCE(desc.count);
+}
+
+/*
+ * Feed the engine copies of the bytes TCP holds past those fed already,
+ * without consuming any, until it answered the first hello (its first
+ * output, or another status).  Returns how many bytes were fed.
+ *
+ * The search starts from the tail: the bytes not fed yet are the newest,
+ * and a client trickling a hello in tiny segments would make a walk from
+ * the head quadratic.
+ */
+static int ktls_hs_peek(struct ktls_hs_conn *conn)
+{
+	struct sk_buff_head *queue = &conn->sk->sk_receive_queue;
+	u32 seq = tcp_sk(conn->sk)->copied_seq + conn->peeked;
+	const u8 *unused;
+	struct sk_buff *skb;
+	int fed = 0;
+
+	skb_queue_reverse_walk(queue, skb)
+		if (!after(TCP_SKB_CB(skb)->seq, seq))
+			break;
+	if (skb == (struct sk_buff *)queue)
+		skb = skb_peek(queue);
+	if (!skb)
+		return 0;
+
+	skb_queue_walk_from(queue, skb) {
+		u32 off = seq - TCP_SKB_CB(skb)->seq;
+
+		/* A Fast Open SYN's sequence number is not a byte. */
+		if (TCP_SKB_CB(skb)->tcp_flags & TCPHDR_SYN)
+			off--;
+		while (off < skb->len) {
+			size_t want;
+			u8 *buf;
+
+			want = ktls_hs_want(conn->engine, &buf);
+			if (!want)
+				goto out;
+			want = min_t(size_t, want, skb->len - off);
+			if (skb_copy_bits(skb, off, buf, want))
+				goto out;
+			off += want;
+			seq += want;
+			conn->peeked += want;
+			fed += want;
+			if (ktls_hs_received(conn->engine, want) != KTLS_HS_RUNNING ||
+			    ktls_hs_output(conn->engine, &unused))
+				goto out;
+		}
+	}
+out:
+	if (ktls_hs_status(conn->engine) != KTLS_HS_RUNNING ||
+	    ktls_hs_output(conn->engine, &unused))
+		ktls_hs_peek_end(conn);
+	return fed;
+}
+
 static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 {
 	struct sock *sk = conn->sk;
@@ -290,6 +390,7 @@ static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 			       sizeof(conn->session));
 		}
 	}
+	ktls_hs_ev_end(conn, why);
 	conn->end = why;
 	/* Pairs with ktls_hs_conn_done(): @end is read after @ended. */
 	smp_store_release(&conn->ended, true);
@@ -302,7 +403,7 @@ static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 		return;
 	}
 	/* Per-socket: whoever waits in poll(), recv() or send() wakes up. */
-	if (why != KTLS_HS_END_DONE) {
+	if (why != KTLS_HS_END_DONE && why != KTLS_HS_END_FALLBACK) {
 		WRITE_ONCE(sk->sk_err, why == KTLS_HS_END_TIMEOUT ? ETIMEDOUT :
 				       EPROTO);
 		sk_error_report(sk);
@@ -323,6 +424,7 @@ void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 	struct sock *sk = conn->sk;
 	enum ktls_hs_status st;
 	read_descriptor_t desc;
+	const u8 *buf;
 	bool sent;
 	int copied;
 
@@ -330,20 +432,36 @@ void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 		return;
 	do {
 		sent = ktls_hs_push(conn);
-		desc.arg.data = conn;
-		desc.error = 0;
-		desc.count = 1;
-		desc.written = 0;
-		copied = tcp_read_sock(sk, &desc, ktls_hs_recv_actor);
+		if (conn->peeking) {
+			copied = ktls_hs_peek(conn);
+		} else {
+			desc.arg.data = conn;
+			desc.error = 0;
+			desc.count = 1;
+			desc.written = 0;
+			copied = tcp_read_sock(sk, &desc, ktls_hs_recv_actor);
+		}
 		st = ktls_hs_status(conn->engine);
 	} while (st == KTLS_HS_RUNNING && (copied > 0 || sent));
 	/* The last flight, or the alert of a failure. */
 	ktls_hs_push(conn);
 
+	/*
+	 * A session ticket follows the handshake under the first traffic
+	 * key, ahead of anything the record layer sends: it must all be
+	 * out before the record layer takes over.  Write space brings us
+	 * back; the timeout bounds the wait.
+	 */
+	if (st == KTLS_HS_DONE && ktls_hs_output(conn->engine, &buf) &&
+	    !sk->sk_err && !(sk->sk_shutdown & SEND_SHUTDOWN))
+		return;
+
 	if (st == KTLS_HS_DONE) {
 		ktls_hs_conn_end(conn, KTLS_HS_END_DONE);
 	} else if (st == KTLS_HS_FAILED) {
 		ktls_hs_conn_end(conn, KTLS_HS_END_FAILED);
+	} else if (st == KTLS_HS_HANDED_BACK) {
+		ktls_hs_conn_end(conn, KTLS_HS_END_FALLBACK);
 	} else if (sk->sk_err || (sk->sk_shutdown & RCV_SHUTDOWN)) {
 		/* The client reset or closed mid-handshake: nothing more comes. */
 		ktls_hs_conn_end(conn, KTLS_HS_END_FAILED);
@@ -422,6 +540,7 @@ void ktls_hs_conn_stop(struct ktls_hs_conn *conn)
 {
 	if (conn->ended)
 		return;
+	ktls_hs_ev_aborted(conn);
 	conn->end = KTLS_HS_END_FAILED;
 	/* Pairs with ktls_hs_conn_done(): @end is read after @ended. */
 	smp_store_release(&conn->ended, true);

@@ -25,6 +25,7 @@
 #include "../record.h"
 
 struct ktls_identity;
+struct ktls_hs_ticket_keys;
 
 #define KTLS_HS_MAX_IDENTITIES		8
 #define KTLS_HS_ALPN_LIST_MAX		256
@@ -42,6 +43,15 @@ struct ktls_identity;
  *		client sent a share for it
  * @alpn:	ALPN protocol_name_list in wire format (length-prefixed
  *		names), server preference order; @alpn_len 0 = no ALPN
+ * @versions:	KTLS_HS_VERSION_* (uapi) allowed
+ * @ems_optional: a TLS 1.2 client need not offer extended master secret
+ * @fallback:	a first ClientHello asking for what we lack is handed back
+ *		(KTLS_HS_FALLBACK) rather than refused
+ * @sni_policy:	KTLS_HS_SNI_* (uapi): what a server_name no identity
+ *		matches gets
+ * @tickets:	the key group tickets are sealed with, NULL for no tickets
+ *		and no resumption; held by the glue
+ * @ticket_lifetime: seconds a ticket is good for
  */
 struct ktls_hs_config {
 	struct ktls_identity *identities[KTLS_HS_MAX_IDENTITIES];
@@ -50,17 +60,28 @@ struct ktls_hs_config {
 	u32 groups;
 	u16 alpn_len;
 	u8 alpn[KTLS_HS_ALPN_LIST_MAX];
+	u32 versions;
+	bool ems_optional;
+	bool fallback;
+	u8 sni_policy;
+	struct ktls_hs_ticket_keys *tickets;
+	u32 ticket_lifetime;
 };
 
 enum ktls_hs_status {
 	KTLS_HS_RUNNING,	/* wants more input */
 	KTLS_HS_DONE,		/* keys ready; output may still be pending */
 	KTLS_HS_FAILED,		/* an alert is queued as the last output */
+	/*
+	 * The first ClientHello asks for what the configuration lets the
+	 * glue hand to userspace; nothing was or will be sent.
+	 */
+	KTLS_HS_HANDED_BACK,
 };
 
 /**
  * struct ktls_hs_session - what was negotiated, for getsockopt
- * @version:	TLS_1_3_VERSION
+ * @version:	TLS_1_3_VERSION or TLS_1_2_VERSION
  * @suite:	IANA cipher suite number
  * @group:	IANA named group
  * @cipher_type: TLS_CIPHER_* of the record layer
@@ -128,10 +149,15 @@ size_t ktls_hs_output(struct ktls_hs *hs, const u8 **buf);
 void ktls_hs_output_sent(struct ktls_hs *hs, size_t len);
 
 enum ktls_hs_status ktls_hs_status(const struct ktls_hs *hs);
-/* The alert sent on failure (KTLS_ALERT_*), 0 if none. */
+/*
+ * The alert sent on failure (KTLS_ALERT_*), 0 if none (the client's
+ * alert ended it); on KTLS_HS_HANDED_BACK, the alert the hello would have
+ * got instead.
+ */
 u8 ktls_hs_alert(const struct ktls_hs *hs);
 /*
- * The negotiated parameters (valid once a ServerHello was chosen) and,
+ * The negotiated parameters (valid once a ServerHello was chosen, but
+ * the client's server_name, set once its first hello parsed) and,
  * once done, the traffic keys.  ktls_hs_keys() fails with -EINVAL
  * before KTLS_HS_DONE.
  */

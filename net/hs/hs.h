@@ -38,7 +38,14 @@ struct ktls_hs_listen;
  * @suites:	KTLS_HS_SUITE_* of the uapi
  * @groups:	KTLS_HS_GROUP_* of the uapi
  * @timeout_ms:	a handshake not done by then is dropped
+ * @versions:	KTLS_HS_VERSION_* of the uapi
+ * @ems_optional: TLS 1.2 clients without extended master secret pass
  * @alpn_len:	bytes of @alpn, a protocol_name_list; 0 = no ALPN
+ * @fallback:	KTLS_HS_FALLBACK: hand over what we cannot serve
+ * @sni_policy:	KTLS_HS_SNI_* of the uapi
+ * @tickets:	ticket key group, referenced; NULL: no tickets
+ * @ticket_lifetime_s, @ticket_group, @ticket_rotate_s: KTLS_HS_TICKETS as
+ *		set, for getsockopt
  * @rcu:	freed after a grace period: clones read it under RCU
  */
 struct ktls_hs_settings {
@@ -48,8 +55,16 @@ struct ktls_hs_settings {
 	u32 suites;
 	u32 groups;
 	u32 timeout_ms;
+	u32 versions;
+	bool ems_optional;
 	u16 alpn_len;
 	u8 alpn[KTLS_HS_ALPN_MAX];
+	bool fallback;
+	u8 sni_policy;
+	struct ktls_hs_ticket_keys *tickets;
+	u32 ticket_lifetime_s;
+	u32 ticket_group;
+	u32 ticket_rotate_s;
 	struct rcu_head rcu;
 };
 
@@ -57,8 +72,10 @@ struct ktls_hs_settings {
 struct ktls_hs_settings *ktls_hs_settings_get(struct ktls_hs_settings __rcu **slot);
 void ktls_hs_settings_put(struct ktls_hs_settings *s);
 bool ktls_hs_is_settings_option(int optname);
-int ktls_hs_settings_set(struct ktls_hs_settings __rcu **slot, int optname,
+int ktls_hs_settings_set(struct sock *sk,
+			 struct ktls_hs_settings __rcu **slot, int optname,
 			 sockptr_t optval, unsigned int optlen);
+int ktls_hs_settings_rotate(struct ktls_hs_settings __rcu **slot);
 int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 			     char __user *optval, int __user *optlen);
 
@@ -68,6 +85,8 @@ enum ktls_hs_end {
 	KTLS_HS_END_FAILED,	/* an alert was sent or received */
 	KTLS_HS_END_TIMEOUT,
 	KTLS_HS_END_DROPPED,	/* no memory, too many handshakes */
+	/* Handed to userspace with the ClientHello unread (KTLS_HS_FALLBACK). */
+	KTLS_HS_END_FALLBACK,
 };
 
 /* Deferred work the release callback picks up (conn->deferred bits). */
@@ -103,6 +122,9 @@ enum ktls_hs_child_state {
  * @end:	why the handshake ended, once @ended
  * @ended:	set once, when the handshake ends
  * @in_push:	sending: TCP may call our write-space callback
+ * @peeking:	the first ClientHello may be handed over: the engine is fed
+ *		copies, TCP's queue left as it is (conn.c)
+ * @peeked:	bytes of TCP's queue fed to the engine so far while @peeking
  * @stubbed:	@stub stands in for the struct socket a child lacks
  * @saved_data_ready, @saved_write_space, @saved_allocation,
  * @saved_use_task_frag: what the socket had before; sends from softirq
@@ -129,6 +151,8 @@ struct ktls_hs_conn {
 	enum ktls_hs_end end;
 	bool ended;
 	bool in_push;
+	bool peeking;
+	u32 peeked;
 	bool stubbed;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
@@ -153,11 +177,25 @@ void ktls_hs_conn_free(struct ktls_hs_conn *conn);
 int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
 		      bool nonblock);
 
-/* The handshake ended with keys. */
+/*
+ * The handshake ended and left the socket to the application: with keys,
+ * or handed over without (KTLS_HS_END_FALLBACK), the data path then
+ * being plain TCP.
+ */
 static inline bool ktls_hs_conn_done(const struct ktls_hs_conn *conn)
 {
 	/* Pairs with the release in ktls_hs_conn_end(). */
-	return smp_load_acquire(&conn->ended) && conn->end == KTLS_HS_END_DONE;
+	return smp_load_acquire(&conn->ended) &&
+	       (conn->end == KTLS_HS_END_DONE ||
+		conn->end == KTLS_HS_END_FALLBACK);
+}
+
+/* The handshake handed the socket over with its ClientHello unread. */
+static inline bool ktls_hs_conn_fallen_back(const struct ktls_hs_conn *conn)
+{
+	/* Pairs with the release in ktls_hs_conn_end(), as above. */
+	return smp_load_acquire(&conn->ended) &&
+	       conn->end == KTLS_HS_END_FALLBACK;
 }
 
 /**
@@ -212,5 +250,7 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		       unsigned int optlen);
 int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
 		       int __user *optlen);
+bool ktls_hs_fallback_ulp(struct sock *sk, sockptr_t optval,
+			  unsigned int optlen);
 
 #endif /* _KTLS_HS_HS_H */

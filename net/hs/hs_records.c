@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Records of the server handshake (RFC 8446 5): which record types the
- * client may send at each point, the protection of the handshake
- * traffic keys (inner content type, padding), the middlebox-
+ * Records of the server handshake (RFC 8446 5, RFC 5246 6.2): which
+ * record types the client may send at each point, the protection of the
+ * handshake traffic keys (inner content type, padding), the middlebox-
  * compatibility ChangeCipherSpec, declined early data, reassembly of
  * handshake messages across records, and the framing of the server's
- * own messages and alerts.  The state machine above sees whole messages
- * only and never a record.
+ * own messages and alerts.  TLS 1.2 protects only the two Finished
+ * messages (and an alert after ours), behind a ChangeCipherSpec each.
+ * The state machines above see whole messages only and never a record.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -27,6 +28,25 @@ static void ktls_hs_nonce(const struct ktls_hs_prot *p,
 		nonce[KTLS_LIB_AEAD_NONCE_SIZE - 1 - i] ^= (u8)(p->seq >> (8 * i));
 }
 
+/* TLS 1.2 AES-GCM: the salt, then the explicit part the record carries. */
+static void ktls_hs_nonce12(const struct ktls_hs_prot *p, const u8 *explicit,
+			    u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE])
+{
+	memcpy(nonce, p->iv, KTLS_LIB_AEAD_NONCE_SIZE - KTLS_HS_EXPLICIT_NONCE);
+	memcpy(nonce + KTLS_LIB_AEAD_NONCE_SIZE - KTLS_HS_EXPLICIT_NONCE,
+	       explicit, KTLS_HS_EXPLICIT_NONCE);
+}
+
+/* RFC 5246 6.2.3.3: seq_num, type, version, length of the plaintext. */
+#define KTLS_HS_AAD12_LEN	(8 + KTLS_HEADER_LEN)
+
+static void ktls_hs_aad12(const struct ktls_hs_prot *p, u8 type, size_t len,
+			  u8 aad[KTLS_HS_AAD12_LEN])
+{
+	put_unaligned_be64(p->seq, aad);
+	ktls_record_header(aad + 8, type, len);
+}
+
 static int ktls_hs_prot_set(struct ktls_hs_prot *p, enum ktls_lib_aead_alg alg,
 			    const u8 *key, size_t key_len,
 			    const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE])
@@ -40,6 +60,30 @@ static int ktls_hs_prot_set(struct ktls_hs_prot *p, enum ktls_lib_aead_alg alg,
 	p->seq = 0;
 	p->on = true;
 	return 0;
+}
+
+static int ktls_hs_prot_set12(struct ktls_hs_prot *p,
+			      enum ktls_lib_aead_alg alg, const u8 *key,
+			      size_t key_len, const u8 *iv)
+{
+	u8 full[KTLS_LIB_AEAD_NONCE_SIZE] = {};
+	bool explicit = alg == KTLS_LIB_AES_GCM;
+	int err;
+
+	memcpy(full, iv, explicit ?
+	       KTLS_LIB_AEAD_NONCE_SIZE - KTLS_HS_EXPLICIT_NONCE :
+	       KTLS_LIB_AEAD_NONCE_SIZE);
+	err = ktls_hs_prot_set(p, alg, key, key_len, full);
+	memzero_explicit(full, sizeof(full));
+	p->tls12 = true;
+	p->explicit = explicit;
+	return err;
+}
+
+/* Bytes of a record's body before its ciphertext. */
+static size_t ktls_hs_prot_lead(const struct ktls_hs_prot *p)
+{
+	return p->on && p->explicit ? KTLS_HS_EXPLICIT_NONCE : 0;
 }
 
 static void ktls_hs_prot_wipe(struct ktls_hs_prot *p)
@@ -79,8 +123,12 @@ static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 
 	switch (type) {
 	case KTLS_TYPE_HANDSHAKE:
-		/* No zero-length fragments, no plaintext once keys changed. */
-		if (rx->prot.on || !len)
+		/*
+		 * No zero-length fragments, no plaintext once keys changed
+		 * (or, in TLS 1.2, are about to), and protected handshake
+		 * records only in TLS 1.2.
+		 */
+		if ((rx->prot.on && !rx->prot.tls12) || rx->armed || !len)
 			return KTLS_ALERT_UNEXPECTED_MESSAGE;
 		break;
 	case KTLS_TYPE_CHANGE_CIPHER:
@@ -96,7 +144,8 @@ static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 		/* Nothing the client can say here lets the handshake go on. */
 		return KTLS_HS_PEER_ALERT;
 	case KTLS_TYPE_DATA:
-		if (!rx->prot.on && !rx->early_skip)
+		/* TLS 1.2 has no data before the client's Finished. */
+		if ((!rx->prot.on && !rx->early_skip) || rx->prot.tls12)
 			return KTLS_ALERT_UNEXPECTED_MESSAGE;
 		if (!len) {
 			/* Cannot be a protected record: no tag. */
@@ -156,6 +205,38 @@ static int ktls_hs_rx_open(struct ktls_hs_rx *rx, u8 *body, size_t *len,
 	return KTLS_ALERT_BAD_RECORD_MAC;
 }
 
+/*
+ * Open a TLS 1.2 protected handshake record in place; on success the
+ * plaintext is at @body and *@len its length.
+ */
+static int ktls_hs_rx_open12(struct ktls_hs_rx *rx, u8 *body, size_t *len)
+{
+	size_t lead = ktls_hs_prot_lead(&rx->prot);
+	u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE];
+	u8 aad[KTLS_HS_AAD12_LEN];
+	size_t n = *len;
+
+	/* Nothing but a tag is an empty fragment, which is refused too. */
+	if (n <= lead + KTLS_LIB_AEAD_TAG_SIZE)
+		return KTLS_ALERT_BAD_RECORD_MAC;
+	n -= lead;
+	if (n - KTLS_LIB_AEAD_TAG_SIZE > KTLS_MAX_PLAINTEXT)
+		return KTLS_ALERT_RECORD_OVERFLOW;
+	if (lead)
+		ktls_hs_nonce12(&rx->prot, body, nonce);
+	else
+		ktls_hs_nonce(&rx->prot, nonce);
+	ktls_hs_aad12(&rx->prot, rx->hdr[0], n - KTLS_LIB_AEAD_TAG_SIZE, aad);
+	if (ktls_lib_aead_open(&rx->prot.aead, nonce, aad, sizeof(aad),
+			       body + lead, n))
+		return KTLS_ALERT_BAD_RECORD_MAC;
+	rx->prot.seq++;
+	n -= KTLS_LIB_AEAD_TAG_SIZE;
+	memmove(body, body + lead, n);
+	*len = n;
+	return 0;
+}
+
 /* Hand up the buffered message if it is complete. */
 static int ktls_hs_rx_message(struct ktls_hs_rx *rx, const u8 **msg,
 			      size_t *msg_len)
@@ -197,7 +278,17 @@ static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
 			return KTLS_ALERT_UNEXPECTED_MESSAGE;
 		/* A client sends it once (RFC 8446 D.4). */
 		rx->ccs_ok = false;
+		/* In TLS 1.2 it is the key change (RFC 5246 7.1). */
+		if (rx->armed) {
+			rx->armed = false;
+			rx->prot.on = true;
+		}
 		return 0;
+	}
+	if (type == KTLS_TYPE_HANDSHAKE && rx->prot.on) {
+		err = ktls_hs_rx_open12(rx, body, &len);
+		if (err)
+			return err;
 	}
 	if (type == KTLS_TYPE_DATA) {
 		err = ktls_hs_rx_open(rx, body, &len, &type);
@@ -247,6 +338,19 @@ int ktls_hs_rx_set_key(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
 	return 0;
 }
 
+int ktls_hs_rx_arm_key12(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
+			 const u8 *key, size_t key_len, const u8 *iv)
+{
+	if (rx->msg_len || rx->prot.on)
+		return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	if (ktls_hs_prot_set12(&rx->prot, alg, key, key_len, iv))
+		return KTLS_ALERT_INTERNAL_ERROR;
+	rx->prot.on = false;
+	rx->armed = true;
+	rx->ccs_ok = true;
+	return 0;
+}
+
 void ktls_hs_rx_wipe(struct ktls_hs_rx *rx)
 {
 	ktls_hs_prot_wipe(&rx->prot);
@@ -270,9 +374,26 @@ int ktls_hs_tx_set_key(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
 	return ktls_hs_prot_set(&tx->prot, alg, key, key_len, iv);
 }
 
+int ktls_hs_tx_set_key12(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
+			 const u8 *key, size_t key_len, const u8 *iv)
+{
+	return ktls_hs_prot_set12(&tx->prot, alg, key, key_len, iv);
+}
+
 static size_t ktls_hs_tx_overhead(bool protected)
 {
 	return protected ? KTLS_HS_PROT_OVERHEAD : KTLS_HEADER_LEN;
+}
+
+/* What framing adds to each record with the protection now in force. */
+static size_t ktls_hs_tx_record_overhead(const struct ktls_hs_tx *tx)
+{
+	if (!tx->prot.on)
+		return KTLS_HEADER_LEN;
+	if (tx->prot.tls12)
+		return KTLS_HEADER_LEN + ktls_hs_prot_lead(&tx->prot) +
+		       KTLS_LIB_AEAD_TAG_SIZE;
+	return KTLS_HS_PROT_OVERHEAD;
 }
 
 size_t ktls_hs_tx_framed_len(size_t plain, bool protected)
@@ -283,7 +404,7 @@ size_t ktls_hs_tx_framed_len(size_t plain, bool protected)
 
 void ktls_hs_tx_stage(struct ktls_hs_tx *tx, struct ktls_hs_buf *b)
 {
-	size_t o = ktls_hs_tx_overhead(tx->prot.on);
+	size_t o = ktls_hs_tx_record_overhead(tx);
 	size_t avail = tx->cap - KTLS_HS_ALERT_ROOM - tx->len;
 	size_t frame = DIV_ROUND_UP(avail, KTLS_MAX_PLAINTEXT) * o;
 
@@ -314,10 +435,39 @@ static int ktls_hs_tx_seal(struct ktls_hs_tx *tx, u8 *rec, u8 type, size_t len)
 	return err;
 }
 
+/*
+ * TLS 1.2: protect the @len content bytes behind the header at @rec and
+ * the explicit nonce, if any; the explicit nonce is the sequence
+ * number, which never repeats under one key.
+ */
+static int ktls_hs_tx_seal12(struct ktls_hs_tx *tx, u8 *rec, u8 type,
+			     size_t len)
+{
+	size_t lead = ktls_hs_prot_lead(&tx->prot);
+	u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE];
+	u8 aad[KTLS_HS_AAD12_LEN];
+	u8 *body = rec + KTLS_HEADER_LEN;
+	int err;
+
+	if (lead) {
+		put_unaligned_be64(tx->prot.seq, body);
+		ktls_hs_nonce12(&tx->prot, body, nonce);
+	} else {
+		ktls_hs_nonce(&tx->prot, nonce);
+	}
+	ktls_hs_aad12(&tx->prot, type, len, aad);
+	ktls_record_header(rec, type, lead + len + KTLS_LIB_AEAD_TAG_SIZE);
+	err = ktls_lib_aead_seal(&tx->prot.aead, nonce, aad, sizeof(aad),
+				 body + lead, len);
+	tx->prot.seq++;
+	return err;
+}
+
 int ktls_hs_tx_commit(struct ktls_hs_tx *tx, const struct ktls_hs_buf *b,
 		      u8 type)
 {
-	size_t o = ktls_hs_tx_overhead(tx->prot.on);
+	size_t o = ktls_hs_tx_record_overhead(tx);
+	size_t lead = ktls_hs_prot_lead(&tx->prot);
 	size_t n = DIV_ROUND_UP(b->len, KTLS_MAX_PLAINTEXT);
 	size_t stride = KTLS_MAX_PLAINTEXT + o;
 	u8 *base = tx->buf + tx->len;
@@ -327,22 +477,29 @@ int ktls_hs_tx_commit(struct ktls_hs_tx *tx, const struct ktls_hs_buf *b,
 	if (WARN_ON_ONCE(b->data != base + KTLS_HEADER_LEN))
 		return -EINVAL;
 	/*
-	 * The first record's content is already in place; each later one
-	 * moves out to make room for the framing of those before it,
-	 * last first so nothing is overwritten before it moved.
+	 * The first record's content is already in place, but for an
+	 * explicit nonce; each later one moves out to make room for the
+	 * framing of those before it, last first so nothing is
+	 * overwritten before it moved.
 	 */
-	for (i = n; i-- > 1;) {
+	for (i = n; i-- > 0;) {
+		if (!i && !lead)
+			break;
 		off = i * KTLS_MAX_PLAINTEXT;
 		clen = min_t(size_t, b->len - off, KTLS_MAX_PLAINTEXT);
-		memmove(base + i * stride + KTLS_HEADER_LEN, b->data + off,
-			clen);
+		memmove(base + i * stride + KTLS_HEADER_LEN + lead,
+			b->data + off, clen);
 	}
 	for (i = 0; i < n; i++) {
 		u8 *rec = base + i * stride;
 
 		clen = min_t(size_t, b->len - i * KTLS_MAX_PLAINTEXT,
 			     KTLS_MAX_PLAINTEXT);
-		if (tx->prot.on) {
+		if (tx->prot.on && tx->prot.tls12) {
+			err = ktls_hs_tx_seal12(tx, rec, type, clen);
+			if (err)
+				return err;
+		} else if (tx->prot.on) {
 			err = ktls_hs_tx_seal(tx, rec, type, clen);
 			if (err)
 				return err;
@@ -350,7 +507,7 @@ int ktls_hs_tx_commit(struct ktls_hs_tx *tx, const struct ktls_hs_buf *b,
 			ktls_record_header(rec, type, clen);
 		}
 	}
-	tx->len += ktls_hs_tx_framed_len(b->len, tx->prot.on);
+	tx->len += b->len + n * o;
 	return 0;
 }
 
@@ -369,13 +526,17 @@ int ktls_hs_tx_ccs(struct ktls_hs_tx *tx)
 void ktls_hs_tx_alert(struct ktls_hs_tx *tx, u8 desc)
 {
 	u8 *rec = tx->buf + tx->len;
+	size_t lead = ktls_hs_prot_lead(&tx->prot);
 
 	/* Room is kept: this overwrites at most a flight never committed. */
-	rec[KTLS_HEADER_LEN] = KTLS_ALERT_LEVEL_FATAL;
-	rec[KTLS_HEADER_LEN + 1] = desc;
+	rec[KTLS_HEADER_LEN + lead] = KTLS_ALERT_LEVEL_FATAL;
+	rec[KTLS_HEADER_LEN + lead + 1] = desc;
 	if (!tx->prot.on) {
 		ktls_record_header(rec, KTLS_TYPE_ALERT, 2);
 		tx->len += KTLS_HEADER_LEN + 2;
+	} else if (tx->prot.tls12) {
+		if (!ktls_hs_tx_seal12(tx, rec, KTLS_TYPE_ALERT, 2))
+			tx->len += ktls_hs_tx_record_overhead(tx) + 2;
 	} else if (!ktls_hs_tx_seal(tx, rec, KTLS_TYPE_ALERT, 2)) {
 		tx->len += KTLS_HS_PROT_OVERHEAD + 2;
 	}

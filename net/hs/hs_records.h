@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The record layer of the server handshake, below the state machine of
- * tls13_server.c: it frames what the client sends into handshake
- * messages (plaintext records first, then records protected with the
- * client's handshake traffic key), drops the middlebox-compatibility
- * ChangeCipherSpec, and frames what the server sends into plaintext or
- * protected records in its output buffer.
+ * The record layer of the server handshake, below the state machines of
+ * tls13_server.c and tls12_server.c: it frames what the client sends
+ * into handshake messages (plaintext records first, then records
+ * protected with the client's handshake traffic key, or in TLS 1.2 with
+ * its write key once its ChangeCipherSpec came), drops the middlebox-
+ * compatibility ChangeCipherSpec of 1.3, and frames what the server
+ * sends into plaintext or protected records in its output buffer.
  *
  * Buffers are the engine's; nothing here allocates or sleeps.
  */
@@ -25,12 +26,16 @@
 #define KTLS_HS_RX_BUF_LEN	(KTLS_HS_MAX_CLIENT_MSG + KTLS_HS_MAX_CIPHERTEXT)
 /* What protection adds to a record: header, inner content type, tag. */
 #define KTLS_HS_PROT_OVERHEAD	(KTLS_HEADER_LEN + 1 + KTLS_LIB_AEAD_TAG_SIZE)
+/* TLS 1.2 AES-GCM (RFC 5288 3): the explicit part of the nonce instead. */
+#define KTLS_HS_EXPLICIT_NONCE	8
+#define KTLS_HS_PROT12_OVERHEAD	(KTLS_HEADER_LEN + KTLS_HS_EXPLICIT_NONCE + \
+				 KTLS_LIB_AEAD_TAG_SIZE)
 /* Room kept free in the output buffer so a fatal alert always fits. */
-#define KTLS_HS_ALERT_ROOM	(KTLS_HS_PROT_OVERHEAD + 2)
+#define KTLS_HS_ALERT_ROOM	(KTLS_HS_PROT12_OVERHEAD + 2)
 /*
  * Early data a client may send after offering it, which a server that
- * declines must skip (RFC 8446 4.2.10).  We never issue tickets, so no
- * max_early_data_size was ever announced; this bounds the work.
+ * declines must skip (RFC 8446 4.2.10).  Our tickets never announce a
+ * max_early_data_size, so none was ever allowed; this bounds the work.
  */
 #define KTLS_HS_EARLY_SKIP_MAX	(4 * KTLS_HS_MAX_CIPHERTEXT)
 
@@ -43,12 +48,19 @@
  * @iv:		the static iv of RFC 8446 5.3
  * @seq:	sequence number of the next record
  * @on:		records are protected
+ * @tls12:	as TLS 1.2 does it (RFC 5246 6.2.3.3): the real content
+ *		type outside, the sequence number in the additional data
+ * @explicit:	and the nonce is @iv's 4-byte salt, then 8 bytes carried
+ *		in each record (AES-GCM, RFC 5288); else @iv XOR seq
+ *		(ChaCha20-Poly1305, RFC 7905)
  */
 struct ktls_hs_prot {
 	struct ktls_lib_aead aead;
 	u8 iv[KTLS_LIB_AEAD_NONCE_SIZE];
 	u64 seq;
 	bool on;
+	bool tls12;
+	bool explicit;
 };
 
 /**
@@ -61,6 +73,8 @@ struct ktls_hs_prot {
  * @msg_len:	handshake bytes buffered at the start of @buf: one partial
  *		message, since a complete one is handed up at once
  * @ccs_ok:	a middlebox-compatibility ChangeCipherSpec may come now
+ * @armed:	TLS 1.2: @prot is keyed, and turns on with the client's
+ *		ChangeCipherSpec
  * @early_skip:	bytes of declined early data that may still be skipped
  * @buf:	message bytes, then the body of the record in hand
  */
@@ -72,6 +86,7 @@ struct ktls_hs_rx {
 	u16 body_got;
 	u32 msg_len;
 	bool ccs_ok;
+	bool armed;
 	u32 early_skip;
 	u8 buf[KTLS_HS_RX_BUF_LEN];
 };
@@ -106,12 +121,23 @@ int ktls_hs_rx_received(struct ktls_hs_rx *rx, size_t len, const u8 **msg,
 int ktls_hs_rx_set_key(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
 		       const u8 *key, size_t key_len,
 		       const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE]);
+/*
+ * TLS 1.2 (RFC 5246 7.1): records are protected with @key and @iv from
+ * the client's next ChangeCipherSpec on, which may come now and must
+ * precede any further handshake record.  @iv is the 4-byte salt of
+ * AES-GCM or the 12-byte iv of ChaCha20-Poly1305.
+ */
+int ktls_hs_rx_arm_key12(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
+			 const u8 *key, size_t key_len, const u8 *iv);
 void ktls_hs_rx_wipe(struct ktls_hs_rx *rx);
 
 void ktls_hs_tx_init(struct ktls_hs_tx *tx, u8 *buf, size_t cap);
 int ktls_hs_tx_set_key(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
 		       const u8 *key, size_t key_len,
 		       const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE]);
+/* TLS 1.2: records from now on are protected as ktls_hs_rx_arm_key12(). */
+int ktls_hs_tx_set_key12(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
+			 const u8 *key, size_t key_len, const u8 *iv);
 /*
  * Handshake messages are built in @b, in the free part of the output
  * buffer, then framed where they lie into records of @type by

@@ -37,6 +37,7 @@
 #include <trace/events/sock.h>
 
 #include "../ktls.h"
+#include "events.h"
 #include "hs.h"
 
 /* Children to close in process context: conns, or bare requests. */
@@ -257,7 +258,8 @@ static void ktls_hs_listen_wake(struct ktls_hs_listen *l)
 void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 {
 	struct ktls_hs_listen *l = conn->listen;
-	bool done = conn->end == KTLS_HS_END_DONE;
+	/* A hand-over goes to accept() like a completed handshake. */
+	bool done = ktls_hs_conn_done(conn);
 	struct request_sock *req = NULL;
 	bool wake = false, pull = false, reap = false;
 	struct sock *lsk = l->sk;
@@ -265,12 +267,14 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 	spin_lock_bh(&l->lock);
 	if (l->closing)
 		goto out;
-	if (done)
+	if (done) {
 		l->stats.completed++;
-	else if (conn->end == KTLS_HS_END_TIMEOUT)
+		l->stats.resumed += conn->session.resumed;
+	} else if (conn->end == KTLS_HS_END_TIMEOUT) {
 		l->stats.timed_out++;
-	else
+	} else {
 		l->stats.failed++;
+	}
 
 	switch (conn->state) {
 	case KTLS_HS_CHILD_PULLED:
@@ -496,11 +500,15 @@ int ktls_hs_listen_clone(struct ktls_ctx *lctx, struct ktls_ctx *ctx, gfp_t gfp)
 	struct ktls_hs_conn *conn;
 
 	settings = ktls_hs_settings_get(&lctx->hs_settings);
-	if (!settings)
+	if (!settings) {
+		ktls_hs_ev_dropped(ctx->sk);
 		return -ENOKEY;
+	}
 	conn = ktls_hs_conn_alloc(ctx->sk, settings, gfp);
-	if (IS_ERR(conn))
+	if (IS_ERR(conn)) {
+		ktls_hs_ev_dropped(ctx->sk);
 		return PTR_ERR(conn);
+	}
 	refcount_inc(&l->ref);
 	conn->listen = l;
 	conn->state = KTLS_HS_CHILD_QUEUED;

@@ -102,25 +102,64 @@ static int ktls_hs_choose_group(const struct ktls_hs_config *cfg,
 	return KTLS_ALERT_HANDSHAKE_FAILURE;
 }
 
-static void ktls_hs_choose_identity(const struct ktls_hs_config *cfg,
-				    const struct ktls_hs_client_hello *ch,
-				    struct ktls_hs_choice *c)
+/*
+ * RFC 6066 3: a server_name no identity answers to gets the first one,
+ * or, as the listener chose, unrecognized_name (which KTLS_HS_SNI_FALLBACK
+ * turns into the hand-over, see tls13_server.c).  No server_name always
+ * gets the first.  Returns 0 or that alert.
+ */
+int ktls_hs_choose_identity(const struct ktls_hs_config *cfg,
+			    const struct ktls_hs_client_hello *ch,
+			    const struct ktls_identity **id, bool *sni_ack)
 {
 	unsigned int i;
 
-	c->id = cfg->identities[0];
-	c->sni_ack = false;
+	*id = cfg->identities[0];
+	*sni_ack = false;
 	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME))
-		return;
+		return 0;
 	for (i = 0; i < cfg->nr_identities; i++) {
 		if (ktls_identity_matches_name(cfg->identities[i],
 					       (const char *)ch->server_name.data,
 					       ch->server_name.len)) {
-			c->id = cfg->identities[i];
-			c->sni_ack = true;
-			return;
+			*id = cfg->identities[i];
+			*sni_ack = true;
+			return 0;
 		}
 	}
+	if (cfg->sni_policy != KTLS_HS_SNI_DEFAULT)
+		return KTLS_ALERT_UNRECOGNIZED_NAME;
+	return 0;
+}
+
+bool ktls_hs_version_enabled(const struct ktls_hs_config *cfg, u16 version)
+{
+	if (version == KTLS_VERSION_TLS13)
+		return (cfg->versions & KTLS_HS_VERSION_TLS13) &&
+		       (cfg->suites & KTLS_HS_SUITES_TLS13);
+	if (version == KTLS_VERSION_TLS12)
+		return (cfg->versions & KTLS_HS_VERSION_TLS12) &&
+		       (cfg->suites & KTLS_HS_SUITES_TLS12);
+	return false;
+}
+
+/*
+ * RFC 8446 4.2.1: supported_versions, when present, is all that counts;
+ * without it the client speaks up to its legacy_version (RFC 5246 E.1).
+ */
+u16 ktls_hs_choose_version(const struct ktls_hs_config *cfg,
+			   const struct ktls_hs_client_hello *ch)
+{
+	bool listed = ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_VERSIONS);
+
+	if (listed && ktls_hs_vec_has_u16(&ch->versions, KTLS_VERSION_TLS13) &&
+	    ktls_hs_version_enabled(cfg, KTLS_VERSION_TLS13))
+		return KTLS_VERSION_TLS13;
+	if ((listed ? ktls_hs_vec_has_u16(&ch->versions, KTLS_VERSION_TLS12) :
+		      ch->legacy_version >= KTLS_VERSION_TLS12) &&
+	    ktls_hs_version_enabled(cfg, KTLS_VERSION_TLS12))
+		return KTLS_VERSION_TLS12;
+	return 0;
 }
 
 /* What a ClientHello leads to, or the alert it deserves. */
@@ -167,6 +206,5 @@ int ktls_hs_negotiate(const struct ktls_hs_config *cfg,
 		if (!ktls_hs_alpn_select(ch, &ours, &c->alpn))
 			return KTLS_ALERT_NO_APPLICATION_PROTOCOL;
 	}
-	ktls_hs_choose_identity(cfg, ch, c);
-	return 0;
+	return ktls_hs_choose_identity(cfg, ch, &c->id, &c->sni_ack);
 }

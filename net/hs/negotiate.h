@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What a ClientHello leads a TLS 1.3 server to: suite, group (or a
- * HelloRetryRequest for one), identity and ALPN protocol, from the
- * listener's configuration, or the alert the hello deserves.  A pure
+ * What a ClientHello leads a TLS 1.3 server to: the version, then suite,
+ * group (or a HelloRetryRequest for one), identity and ALPN protocol,
+ * from the listener's configuration, or the alert the hello deserves.  A pure
  * function of the two, kept apart from the state machine that acts on
  * its answer.
  */
@@ -52,6 +52,31 @@ struct ktls_hs_choice {
 	bool sni_ack;
 	struct ktls_hs_vec alpn;
 };
+
+/* KTLS_HS_SUITE_* bits of each version */
+#define KTLS_HS_SUITES_TLS13	(KTLS_HS_SUITE_AES_128_GCM_SHA256 | \
+				 KTLS_HS_SUITE_AES_256_GCM_SHA384 | \
+				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256)
+#define KTLS_HS_SUITES_TLS12	(KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 | \
+				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256)
+
+/*
+ * The version a ClientHello leads to under @cfg: KTLS_VERSION_TLS13 when
+ * both sides can speak it, else KTLS_VERSION_TLS12 when both can speak
+ * that, else 0 (protocol_version).  A version counts as enabled when
+ * the configuration allows it and one of its suites.
+ */
+u16 ktls_hs_choose_version(const struct ktls_hs_config *cfg,
+			   const struct ktls_hs_client_hello *ch);
+bool ktls_hs_version_enabled(const struct ktls_hs_config *cfg, u16 version);
+/*
+ * The identity for the client's server_name, else the first (RFC 6066):
+ * 0, or unrecognized_name where the SNI policy says so.
+ */
+int ktls_hs_choose_identity(const struct ktls_hs_config *cfg,
+			    const struct ktls_hs_client_hello *ch,
+			    const struct ktls_identity **id, bool *sni_ack);
 
 /*
  * Fill @c from @ch under @cfg: 0, or the alert (KTLS_ALERT_*) to send.

@@ -68,16 +68,16 @@ static void ktls_hs_supported_versions(struct ktls_wr *w)
 	ktls_hs_ext_close(w, ext);
 }
 
-int ktls_hs_build_server_hello(struct ktls_hs_buf *b,
-			       const u8 random[KTLS_HS_RANDOM_LEN],
-			       const struct ktls_hs_vec *session_id,
-			       u16 suite, u16 group, const u8 *share,
-			       size_t share_len)
+static int ktls_hs_server_hello(struct ktls_hs_buf *b, const u8 *random,
+				const struct ktls_hs_vec *session_id,
+				u16 suite, u16 group, const u8 *share,
+				size_t share_len, int psk_index)
 {
 	size_t msg, exts, ext, key;
 	struct ktls_wr w;
 
-	if (session_id->len > KTLS_HS_SESSION_ID_MAX || !share_len)
+	if (session_id->len > KTLS_HS_SESSION_ID_MAX || !share_len ||
+	    psk_index > U16_MAX)
 		return -EINVAL;
 
 	ktls_wr_init(&w, b);
@@ -92,13 +92,41 @@ int ktls_hs_build_server_hello(struct ktls_hs_buf *b,
 	ktls_wr_close(&w, key, 2);
 	ktls_hs_ext_close(&w, ext);
 
+	/* RFC 8446 4.2.11: the identity of the client's list we took. */
+	if (psk_index >= 0) {
+		ext = ktls_hs_ext_open(&w, KTLS_EXT_PRE_SHARED_KEY);
+		ktls_wr_u16(&w, psk_index);
+		ktls_hs_ext_close(&w, ext);
+	}
+
 	ktls_hs_supported_versions(&w);
 
 	ktls_wr_close(&w, exts, 2);
 	ktls_wr_close(&w, msg, 3);
 	return ktls_wr_commit(&w);
 }
+
+int ktls_hs_build_server_hello(struct ktls_hs_buf *b,
+			       const u8 random[KTLS_HS_RANDOM_LEN],
+			       const struct ktls_hs_vec *session_id,
+			       u16 suite, u16 group, const u8 *share,
+			       size_t share_len)
+{
+	return ktls_hs_server_hello(b, random, session_id, suite, group, share,
+				    share_len, -1);
+}
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_build_server_hello);
+
+int ktls_hs_build_server_hello_psk(struct ktls_hs_buf *b,
+				   const u8 random[KTLS_HS_RANDOM_LEN],
+				   const struct ktls_hs_vec *session_id,
+				   u16 suite, u16 group, const u8 *share,
+				   size_t share_len, u16 psk_index)
+{
+	return ktls_hs_server_hello(b, random, session_id, suite, group, share,
+				    share_len, psk_index);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_build_server_hello_psk);
 
 int ktls_hs_build_hello_retry(struct ktls_hs_buf *b,
 			      const struct ktls_hs_vec *session_id,
@@ -176,13 +204,13 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_hs_build_encrypted_extensions);
 
 int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 			      const struct ktls_hs_cert_ref *certs,
-			      unsigned int nr)
+			      unsigned int nr, bool tls13)
 {
 	size_t msg, list, data;
 	struct ktls_wr w;
 	unsigned int i;
 
-	/* RFC 8446 4.4.2: a server's list is never empty, nor a cert. */
+	/* A server's list is never empty, nor a certificate in it. */
 	if (!nr)
 		return -EINVAL;
 	for (i = 0; i < nr; i++)
@@ -191,13 +219,15 @@ int ktls_hs_build_certificate(struct ktls_hs_buf *b,
 
 	ktls_wr_init(&w, b);
 	msg = ktls_wr_msg_open(&w, KTLS_HS_CERTIFICATE);
-	ktls_wr_u8(&w, 0);	/* certificate_request_context: empty */
+	if (tls13)
+		ktls_wr_u8(&w, 0);	/* certificate_request_context: empty */
 	list = ktls_wr_open(&w, 3);
 	for (i = 0; i < nr; i++) {
 		data = ktls_wr_open(&w, 3);
 		ktls_wr_bytes(&w, certs[i].der, certs[i].len);
 		ktls_wr_close(&w, data, 3);
-		ktls_wr_u16(&w, 0);	/* no per-certificate extensions */
+		if (tls13)
+			ktls_wr_u16(&w, 0);	/* no per-certificate extensions */
 	}
 	ktls_wr_close(&w, list, 3);
 	ktls_wr_close(&w, msg, 3);
@@ -275,3 +305,34 @@ int ktls_hs_parse_finished(const u8 *msg, size_t len, size_t expected,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_parse_finished);
+
+/*
+ * NewSessionTicket (RFC 8446 4.6.1), without extensions: we take no
+ * early data, so there is no max_early_data_size to announce.
+ */
+int ktls_hs_build_new_session_ticket(struct ktls_hs_buf *b, u32 lifetime,
+				     u32 age_add, const u8 *nonce,
+				     size_t nonce_len, const u8 *ticket,
+				     size_t ticket_len)
+{
+	size_t msg, vec;
+	struct ktls_wr w;
+
+	if (nonce_len > U8_MAX || !ticket_len || ticket_len > U16_MAX)
+		return -EINVAL;
+
+	ktls_wr_init(&w, b);
+	msg = ktls_wr_msg_open(&w, KTLS_HS_NEW_SESSION_TICKET);
+	ktls_wr_u32(&w, lifetime);
+	ktls_wr_u32(&w, age_add);
+	vec = ktls_wr_open(&w, 1);
+	ktls_wr_bytes(&w, nonce, nonce_len);
+	ktls_wr_close(&w, vec, 1);
+	vec = ktls_wr_open(&w, 2);
+	ktls_wr_bytes(&w, ticket, ticket_len);
+	ktls_wr_close(&w, vec, 2);
+	ktls_wr_u16(&w, 0);	/* extensions */
+	ktls_wr_close(&w, msg, 3);
+	return ktls_wr_commit(&w);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_build_new_session_ticket);

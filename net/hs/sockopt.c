@@ -4,7 +4,7 @@
  * of upstream's): settings for an armed listener or a per-socket
  * handshake, starting a per-socket handshake, and reading back what was
  * negotiated and how a listener fares; asking for a KeyUpdate once the
- * handshake is over.
+ * handshake is over; whether a socket was handed to userspace.
  */
 #include <linux/uaccess.h>
 #include <net/sock.h>
@@ -15,7 +15,54 @@
 
 bool ktls_hs_is_option(int optname)
 {
-	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_REKEY;
+	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_SNI_POLICY;
+}
+
+/*
+ * A socket handed over keeps our "tls" ULP, inert: without keys every
+ * call goes straight to TCP, and only a ULP sees getsockopt(SOL_TLS),
+ * which KTLS_HS_FALLEN_BACK needs.  The application's TLS library may
+ * then ask for the "tls" ULP to key kTLS itself; the socket is in just
+ * the state that would give it, so the request succeeds as is rather
+ * than with TCP's EEXIST.  True when it was such a request.
+ */
+bool ktls_hs_fallback_ulp(struct sock *sk, sockptr_t optval,
+			  unsigned int optlen)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	char name[TCP_ULP_NAME_MAX];
+	size_t len = min_t(size_t, optlen, sizeof(name) - 1);
+	bool ours;
+
+	if (!ctx->hs || !ktls_hs_conn_fallen_back(ctx->hs) ||
+	    sockptr_is_null(optval) || copy_from_sockptr(name, optval, len))
+		return false;
+	name[len] = '\0';
+	if (strcmp(name, "tls"))
+		return false;
+	lock_sock(sk);
+	ours = ctx->tx_conf == KTLS_CONF_BASE && ctx->rx_conf == KTLS_CONF_BASE;
+	release_sock(sk);
+	return ours;
+}
+
+/* getsockopt(KTLS_HS_FALLEN_BACK) */
+static int ktls_hs_get_fallen_back(struct ktls_ctx *ctx, char __user *optval,
+				   int __user *optlen)
+{
+	int val, len;
+
+	if (ctx->hs_listen)
+		return -EINVAL;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < (int)sizeof(val))
+		return -EINVAL;
+	val = ctx->hs && ktls_hs_conn_fallen_back(ctx->hs);
+	if (put_user(sizeof(val), optlen) ||
+	    copy_to_user(optval, &val, sizeof(val)))
+		return -EFAULT;
+	return 0;
 }
 
 /* KTLS_HS_START on an established socket the application accepted. */
@@ -84,12 +131,15 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	if (ktls_hs_is_settings_option(optname)) {
 		/* A handshake keeps what it started with. */
 		err = ctx->hs ? -EISCONN :
-		      ktls_hs_settings_set(&ctx->hs_settings, optname, optval,
-					   optlen);
+		      ktls_hs_settings_set(sk, &ctx->hs_settings, optname,
+					   optval, optlen);
 	} else if (optname == KTLS_HS_START) {
 		err = ktls_hs_start(sk, ctx);
+	} else if (optname == KTLS_HS_TICKET_ROTATE) {
+		err = optlen ? -EINVAL :
+		      ktls_hs_settings_rotate(&ctx->hs_settings);
 	} else {
-		/* KTLS_HS_SESSION and KTLS_HS_STATS are read-only. */
+		/* KTLS_HS_SESSION, _STATS and _FALLEN_BACK are read-only. */
 		err = -ENOPROTOOPT;
 	}
 	release_sock(sk);
@@ -107,6 +157,9 @@ static int ktls_hs_get_session(struct ktls_ctx *ctx, char __user *optval,
 		return -ENOENT;
 	if (!READ_ONCE(conn->ended))
 		return -EINPROGRESS;
+	/* Handed over: the kernel negotiated nothing. */
+	if (conn->end == KTLS_HS_END_FALLBACK)
+		return -ENOENT;
 	if (conn->end != KTLS_HS_END_DONE)
 		return conn->end == KTLS_HS_END_TIMEOUT ? -ETIMEDOUT : -EPROTO;
 	if (get_user(len, optlen))
@@ -142,6 +195,8 @@ int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
 		err = ktls_hs_settings_get_opt(s, optname, optval, optlen);
 	} else if (optname == KTLS_HS_SESSION) {
 		err = ktls_hs_get_session(ctx, optval, optlen);
+	} else if (optname == KTLS_HS_FALLEN_BACK) {
+		err = ktls_hs_get_fallen_back(ctx, optval, optlen);
 	} else if (optname == KTLS_HS_STATS) {
 		err = ctx->hs_listen ? ktls_hs_listen_stats(sk, optval, optlen) :
 		      -EINVAL;

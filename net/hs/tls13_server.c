@@ -3,16 +3,22 @@
  * The TLS 1.3 server handshake (RFC 8446) behind engine.h: a state
  * table over whole client messages, the choice of suite, group,
  * identity and ALPN protocol from a ClientHello, the key schedule, and
- * the server's flight.  Only certificate authentication with ECDSA
- * P-256 and (EC)DHE key exchange: no PSK, no resumption, no early data,
- * no client certificates.  Records live in hs_records.c, message layouts
+ * the server's flight.  Certificate authentication with ECDSA P-256
+ * and (EC)DHE key exchange, or resumption from one of our tickets with
+ * (EC)DHE (tls13_psk.c); no early data, no client certificates.  A
+ * ClientHello that negotiates TLS 1.2 is handed to tls12_server.c, whose
+ * states share the table.  Records live in hs_records.c, message layouts
  * in the codec files.
  *
  *	state		 message	 next
  *	WAIT_CH		 ClientHello	 HelloRetryRequest -> WAIT_CH2
  *					 server flight	   -> WAIT_FINISHED
+ *					 handed back	   -> FALLBACK
  *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
- *	WAIT_FINISHED	 Finished	 keys		   -> DONE
+ *	WAIT_FINISHED	 Finished	 keys, a ticket	   -> DONE
+ *	WAIT_CH		 1.2 ClientHello 1.2 flight	   -> HS12_WAIT_CKE
+ *	HS12_WAIT_CKE	 ClientKeyExchange		   -> HS12_WAIT_FINISHED
+ *	HS12_WAIT_FINISHED Finished	 CCS, Finished	   -> DONE
  *	any		 bad input	 alert		   -> FAILED
  */
 #include <linux/errno.h>
@@ -32,14 +38,9 @@
 #include "engine.h"
 #include "hs_records.h"
 #include "negotiate.h"
-
-enum ktls_hs_state {
-	KTLS_HS_WAIT_CH,
-	KTLS_HS_WAIT_CH2,	/* after our HelloRetryRequest */
-	KTLS_HS_WAIT_FINISHED,
-	KTLS_HS_STATE_DONE,
-	KTLS_HS_STATE_FAILED,
-};
+#include "server.h"
+#include "tls12.h"
+#include "tls13_psk.h"
 
 /*
  * Upper bounds of the server's messages but Certificate, headers
@@ -57,63 +58,6 @@ enum ktls_hs_state {
 #define KTLS_HS_SHARE_MAX	KTLS_P256_POINT_LEN
 #define KTLS_HS_SECRET_MAX	32	/* an (EC)DHE shared secret */
 
-/**
- * struct ktls_hs - one server handshake
- * @cfg:	what we offer, held by the glue
- * @state:	where we are
- * @alert:	the alert we sent on failure, 0 if none
- * @ccs_sent:	our middlebox-compatibility ChangeCipherSpec went out
- * @sni_ack:	the identity was chosen by the client's server_name
- * @suite:	the negotiated suite, once a ClientHello was accepted
- * @hash_len:	its hash length
- * @id:		the identity chosen
- * @alpn:	the ALPN protocol chosen (inside @cfg), len 0 if none
- * @hrr_group:	the group our HelloRetryRequest asked for
- * @session_id: the client's legacy_session_id, echoed
- * @session_id_len: its length
- * @ch1_random:	random of the first ClientHello, which the second repeats
- * @ch1_suites:	SHA-256 of the first ClientHello's cipher_suites
- * @transcript:	the handshake transcript
- * @s_hs:	server handshake traffic secret, until our Finished
- * @c_hs:	client handshake traffic secret, until the client's Finished
- * @master:	master secret, until the application secrets are derived
- * @th:		Transcript-Hash through the server Finished
- * @session:	what was negotiated
- * @keys:	the application traffic keys, once done
- * @tx:		output framing
- * @rx:		input framing
- * @out:	the output buffer, sized by ktls_hs_size()
- */
-struct ktls_hs {
-	const struct ktls_hs_config *cfg;
-	enum ktls_hs_state state;
-	u8 alert;
-	bool ccs_sent;
-	bool sni_ack;
-	const struct ktls_hs_suite *suite;
-	size_t hash_len;
-	const struct ktls_identity *id;
-	struct ktls_hs_vec alpn;
-	u16 hrr_group;
-	u8 session_id[KTLS_HS_SESSION_ID_MAX];
-	u8 session_id_len;
-	u8 ch1_random[KTLS_HS_RANDOM_LEN];
-	u8 ch1_suites[32];
-	struct ktls_transcript transcript;
-	u8 s_hs[KTLS_HASH_MAX_SIZE];
-	u8 c_hs[KTLS_HASH_MAX_SIZE];
-	u8 master[KTLS_HASH_MAX_SIZE];
-	u8 th[KTLS_HASH_MAX_SIZE];
-	struct ktls_hs_session session;
-	struct ktls_hs_keys keys;
-	struct ktls_hs_tx tx;
-	struct ktls_hs_rx rx;
-	u8 out[];
-};
-
-/* The glue's memory comes from kmalloc. */
-static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
-
 /* ------------------------------------------------------------- sizing */
 
 static size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
@@ -127,6 +71,8 @@ static size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
 	return len;
 }
 
+static size_t ktls_hs13_out_len(size_t flight);
+
 static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 {
 	size_t cert = 0, flight;
@@ -135,9 +81,18 @@ static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 	for (i = 0; i < cfg->nr_identities; i++)
 		cert = max(cert, ktls_hs_cert_msg_len(cfg->identities[i]));
 	flight = KTLS_HS_EE_MAX + cert + KTLS_HS_CV_MAX + KTLS_HS_FIN_MAX;
+	/* Either version may be negotiated: room for the larger exchange. */
+	return max(ktls_hs12_out_len(cert), ktls_hs13_out_len(flight));
+}
+
+static size_t ktls_hs13_out_len(size_t flight)
+{
 	/*
 	 * Everything may be queued at once: HelloRetryRequest, one
-	 * ChangeCipherSpec, ServerHello, the protected rest, an alert.
+	 * ChangeCipherSpec, ServerHello, the protected rest, a ticket, an
+	 * alert.  Room for the ticket is kept whether tickets are on or not,
+	 * so that turning them on never makes an identity's chain too large
+	 * for the pool after setsockopt(KTLS_HS_IDENTITY) accepted it.
 	 * The extra record of framing per part absorbs the rounding of
 	 * ktls_hs_tx_stage().
 	 */
@@ -145,6 +100,7 @@ static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 	       KTLS_HS_CCS_LEN +
 	       ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
 	       ktls_hs_tx_framed_len(flight, true) +
+	       ktls_hs_tx_framed_len(KTLS_HS_NST_MAX, true) +
 	       2 * KTLS_HEADER_LEN + KTLS_HS_PROT_OVERHEAD +
 	       KTLS_HS_ALERT_ROOM;
 }
@@ -193,13 +149,15 @@ struct ktls_hs *ktls_hs_init(void *mem, size_t size,
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_init);
 
 /* Everything the handshake keys and secrets left, but the final keys. */
-static void ktls_hs_wipe_handshake(struct ktls_hs *hs)
+void ktls_hs_wipe_handshake(struct ktls_hs *hs)
 {
 	ktls_transcript_wipe(&hs->transcript);
 	memzero_explicit(hs->s_hs, sizeof(hs->s_hs));
 	memzero_explicit(hs->c_hs, sizeof(hs->c_hs));
 	memzero_explicit(hs->master, sizeof(hs->master));
 	memzero_explicit(hs->th, sizeof(hs->th));
+	memzero_explicit(&hs->psk, sizeof(hs->psk));
+	memzero_explicit(&hs->tls12, sizeof(hs->tls12));
 	ktls_hs_tx_wipe(&hs->tx);
 	ktls_hs_rx_wipe(&hs->rx);
 }
@@ -233,13 +191,26 @@ static void ktls_hs_fail(struct ktls_hs *hs, int err)
 
 /* ---------------------------------------------------------- the choice */
 
+/* The client's server_name, for getsockopt and tracing, whatever comes. */
+static void ktls_hs_note_sni(struct ktls_hs *hs,
+			     const struct ktls_hs_client_hello *ch)
+{
+	struct ktls_hs_session *s = &hs->session;
+	size_t len = 0;
+
+	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
+		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
+		memcpy(s->sni, ch->server_name.data, len);
+	}
+	s->sni[len] = '\0';
+}
+
 /* Take the choice, and note it for getsockopt. */
 static void ktls_hs_accept(struct ktls_hs *hs,
 			   const struct ktls_hs_client_hello *ch,
 			   const struct ktls_hs_choice *c)
 {
 	struct ktls_hs_session *s = &hs->session;
-	size_t len;
 
 	hs->suite = c->suite;
 	hs->hash_len = ktls_hash_size(c->suite->hash);
@@ -253,15 +224,13 @@ static void ktls_hs_accept(struct ktls_hs *hs,
 	s->suite = c->suite->id;
 	s->group = c->group;
 	s->cipher_type = c->suite->cipher_type;
-	s->resumed = false;
+	s->resumed = hs->psk.len != 0;
+	/* RFC 6066 3: a resumed session does not acknowledge the name. */
+	if (s->resumed)
+		hs->sni_ack = false;
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
-	len = 0;
-	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
-		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
-		memcpy(s->sni, ch->server_name.data, len);
-	}
-	s->sni[len] = '\0';
+	ktls_hs_note_sni(hs, ch);
 }
 
 /* --------------------------------------------------- the server side */
@@ -349,8 +318,15 @@ static int ktls_hs_send_server_hello(struct ktls_hs *hs,
 
 	get_random_bytes(random, sizeof(random));
 	ktls_hs_tx_stage(&hs->tx, &b);
-	err = ktls_hs_build_server_hello(&b, random, &sid, c->suite->id,
-					 c->group, pub, pub_len);
+	if (hs->psk.len)
+		err = ktls_hs_build_server_hello_psk(&b, random, &sid,
+						     c->suite->id, c->group,
+						     pub, pub_len,
+						     hs->psk.index);
+	else
+		err = ktls_hs_build_server_hello(&b, random, &sid,
+						 c->suite->id, c->group, pub,
+						 pub_len);
 	if (!err)
 		err = ktls_transcript_update(&hs->transcript, b.data, b.len);
 	if (!err)
@@ -392,7 +368,12 @@ static int ktls_hs_handshake_keys(struct ktls_hs *hs, const u8 *shared,
 	size_t n = hs->hash_len;
 	int err;
 
-	err = ktls_tls13_early_secret(hash, NULL, 0, early, n);
+	if (hs->psk.len)
+		err = ktls_tls13_early_secret(hash, hs->psk.secret,
+					      hs->psk.len, early, n);
+	else
+		err = ktls_tls13_early_secret(hash, NULL, 0, early, n);
+	memzero_explicit(&hs->psk, sizeof(hs->psk));
 	if (!err)
 		err = ktls_tls13_handshake_secret(hash, early, n, shared,
 						  shared_len, secret, n);
@@ -423,7 +404,9 @@ static int ktls_hs_hash_since(struct ktls_hs *hs, const struct ktls_hs_buf *b,
 				      b->len - from);
 }
 
-static int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
+/* The chosen identity's chain as a Certificate message of either version. */
+int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
+			    bool tls13)
 {
 	struct ktls_hs_cert_ref certs[KTLS_IDENTITY_MAX_CERTS];
 	const struct ktls_identity *id = hs->id;
@@ -433,7 +416,7 @@ static int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b)
 		certs[i].der = id->certs[i].der;
 		certs[i].len = id->certs[i].len;
 	}
-	return ktls_hs_build_certificate(b, certs, id->nr_certs);
+	return ktls_hs_build_certificate(b, certs, id->nr_certs, tls13);
 }
 
 /* RFC 8446 4.4.3, ecdsa_secp256r1_sha256 over the transcript so far. */
@@ -480,7 +463,8 @@ static int ktls_hs_add_finished(struct ktls_hs *hs, struct ktls_hs_buf *b)
 }
 
 /*
- * EncryptedExtensions, Certificate, CertificateVerify, Finished: built
+ * EncryptedExtensions, Certificate, CertificateVerify (these two not
+ * when resuming), Finished: built
  * one after the other in the output buffer, each hashed as it is added,
  * then framed together into as few protected records as fit.
  */
@@ -493,12 +477,13 @@ static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs_build_encrypted_extensions(&b, hs->sni_ack,
 						 hs->alpn.len ? &hs->alpn : NULL);
-	if (!err)
-		err = ktls_hs_add_certificate(hs, &b);
+	/* A resumed session was authenticated when its ticket was issued. */
+	if (!err && !hs->session.resumed)
+		err = ktls_hs_add_certificate(hs, &b, true);
 	if (!err)
 		err = ktls_hs_hash_since(hs, &b, 0);
 	from = b.len;
-	if (!err)
+	if (!err && !hs->session.resumed)
 		err = ktls_hs_add_cert_verify(hs, &b);
 	if (!err)
 		err = ktls_hs_hash_since(hs, &b, from);
@@ -541,6 +526,39 @@ static int ktls_hs_send_server_flight(struct ktls_hs *hs,
 
 /* -------------------------------------------------------- the states */
 
+/*
+ * Whether the alert a first ClientHello earned may hand it to userspace
+ * instead: only what a fuller TLS stack could serve (another version,
+ * suite, group or signature algorithm; a name of another server), never
+ * a hello that is malformed or breaks the protocol.
+ */
+static bool ktls_hs_may_fall_back(const struct ktls_hs_config *cfg, int alert)
+{
+	switch (alert) {
+	case KTLS_ALERT_PROTOCOL_VERSION:
+	case KTLS_ALERT_HANDSHAKE_FAILURE:
+		return cfg->fallback;
+	case KTLS_ALERT_UNRECOGNIZED_NAME:
+		return cfg->sni_policy == KTLS_HS_SNI_FALLBACK;
+	}
+	return false;
+}
+
+/*
+ * A first ClientHello earned @alert, and nothing went out yet: refuse it,
+ * or leave it to userspace where the listener asked for that.
+ */
+int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert)
+{
+	if (alert > 0 && ktls_hs_may_fall_back(hs->cfg, alert)) {
+		/* The glue leaves the hello in TCP's queue for the application. */
+		hs->state = KTLS_HS_STATE_FALLBACK;
+		hs->alert = alert;
+		return 0;
+	}
+	return alert;
+}
+
 static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 				     size_t len)
 {
@@ -551,13 +569,30 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 	err = ktls_hs_parse_client_hello(msg, len, &ch);
 	if (err)
 		return err;
+	ktls_hs_note_sni(hs, &ch);
+	switch (ktls_hs_choose_version(hs->cfg, &ch)) {
+	case KTLS_VERSION_TLS13:
+		break;
+	case KTLS_VERSION_TLS12:
+		return ktls_hs12_client_hello(hs, &ch, msg, len);
+	default:
+		return ktls_hs_refuse_hello(hs, KTLS_ALERT_PROTOCOL_VERSION);
+	}
 	err = ktls_hs_negotiate(hs->cfg, &ch, &c);
 	if (err)
-		return err;
-	ktls_hs_accept(hs, &ch, &c);
+		return ktls_hs_refuse_hello(hs, err);
 	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
-	if (!err)
-		err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (err)
+		return err;
+	/* After a HelloRetryRequest, the binders cover it: decided then. */
+	if (c.share.len) {
+		err = ktls_hs_psk_select(hs->cfg, &ch, msg, &hs->transcript,
+					 &c, &hs->psk);
+		if (err)
+			return err;
+	}
+	ktls_hs_accept(hs, &ch, &c);
+	err = ktls_transcript_update(&hs->transcript, msg, len);
 	if (err)
 		return err;
 
@@ -616,6 +651,10 @@ static int ktls_hs_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
 		return err;
 	if (c.suite != hs->suite || c.group != hs->hrr_group || !c.share.len)
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	err = ktls_hs_psk_select(hs->cfg, &ch, msg, &hs->transcript, &c,
+				 &hs->psk);
+	if (err)
+		return err;
 	ktls_hs_accept(hs, &ch, &c);
 	err = ktls_transcript_update(&hs->transcript, msg, len);
 	if (err)
@@ -669,6 +708,47 @@ static int ktls_hs_app_keys(struct ktls_hs *hs, enum ktls_tls13_secret which,
 	return err;
 }
 
+/*
+ * RFC 8446 4.6.1: a NewSessionTicket right behind the handshake, under
+ * our first application traffic key, so the record layer takes over at
+ * the sequence number after it.  The resumption master secret is over
+ * the transcript through the client's Finished (@msg).
+ */
+static int ktls_hs_send_ticket(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	const struct ktls_hs_suite *s = hs->suite;
+	u8 res[KTLS_HASH_MAX_SIZE], th[KTLS_HASH_MAX_SIZE];
+	const struct ktls_cipher *cs;
+	union ktls_crypto_info *ci = &hs->keys.tx;
+	size_t n = hs->hash_len;
+	struct ktls_hs_buf b;
+	int err;
+
+	cs = ktls_cipher_find(s->cipher_type);
+	if (!cs || cs->seq_len != sizeof(u64))
+		return -EINVAL;
+	err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (!err)
+		err = ktls_transcript_digest(&hs->transcript, th, n);
+	if (!err)
+		err = ktls_tls13_derive(s->hash, KTLS_TLS13_RES_MASTER,
+					hs->master, n, th, n, res, n);
+	if (!err)
+		err = ktls_hs_set_keys(hs, hs->keys.secrets.tx, true);
+	if (err)
+		goto out;
+	ktls_hs_tx_stage(&hs->tx, &b);
+	err = ktls_hs_psk_new_ticket(hs->cfg, s->hash, s->id, res, n, hs->id,
+				     hs->session.sni, &b);
+	if (!err)
+		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
+	if (!err)
+		put_unaligned_be64(hs->tx.prot.seq, (u8 *)ci + cs->seq_off);
+out:
+	memzero_explicit(res, sizeof(res));
+	return err;
+}
+
 static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
 				 size_t len)
 {
@@ -693,6 +773,8 @@ static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
 		hs->keys.secrets.hash = hs->suite->hash;
 		hs->keys.secrets.len = hs->hash_len;
 	}
+	if (!err && hs->cfg->tickets)
+		err = ktls_hs_send_ticket(hs, msg, len);
 	if (err)
 		return err;
 	hs->state = KTLS_HS_STATE_DONE;
@@ -708,6 +790,9 @@ static const struct ktls_hs_step {
 	[KTLS_HS_WAIT_CH]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello },
 	[KTLS_HS_WAIT_CH2]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello2 },
 	[KTLS_HS_WAIT_FINISHED]	= { KTLS_HS_FINISHED, ktls_hs_wait_finished },
+	[KTLS_HS12_WAIT_CKE]	= { KTLS_HS_CLIENT_KEY_EXCHANGE,
+				    ktls_hs12_wait_client_key_exchange },
+	[KTLS_HS12_WAIT_FINISHED] = { KTLS_HS_FINISHED, ktls_hs12_wait_finished },
 };
 
 static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)
@@ -728,6 +813,8 @@ enum ktls_hs_status ktls_hs_status(const struct ktls_hs *hs)
 		return KTLS_HS_DONE;
 	case KTLS_HS_STATE_FAILED:
 		return KTLS_HS_FAILED;
+	case KTLS_HS_STATE_FALLBACK:
+		return KTLS_HS_HANDED_BACK;
 	default:
 		return KTLS_HS_RUNNING;
 	}

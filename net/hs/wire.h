@@ -184,6 +184,14 @@ static inline void ktls_wr_u16(struct ktls_wr *w, u16 v)
 		put_unaligned_be16(v, p);
 }
 
+static inline void ktls_wr_u32(struct ktls_wr *w, u32 v)
+{
+	u8 *p = ktls_wr_reserve(w, 4);
+
+	if (p)
+		put_unaligned_be32(v, p);
+}
+
 /*
  * Open a vector with a @width byte length prefix, to be filled in by
  * ktls_wr_close() once the contents are written.  Returns the position

@@ -871,7 +871,7 @@ static int build_rfc8448_cert(struct ktls_hs_buf *b)
 		.len = CERT_DER_LEN,
 	};
 
-	return ktls_hs_build_certificate(b, &cert, 1);
+	return ktls_hs_build_certificate(b, &cert, 1, true);
 }
 
 static int build_rfc8448_cv(struct ktls_hs_buf *b)
@@ -983,7 +983,7 @@ static int build_cert_chain(struct ktls_hs_buf *b)
 		{ .der = ca, .len = sizeof(ca) },
 	};
 
-	return ktls_hs_build_certificate(b, certs, ARRAY_SIZE(certs));
+	return ktls_hs_build_certificate(b, certs, ARRAY_SIZE(certs), true);
 }
 
 /* An ECDSA P-256 signature is DER: the length varies, 70..72 bytes. */
@@ -1113,8 +1113,8 @@ static void build_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ktls_hs_build_encrypted_extensions(&b, false,
 								 &alpn),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 0, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 2, true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, b.len, 0);
 }
 

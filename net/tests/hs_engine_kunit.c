@@ -101,6 +101,8 @@ static struct ktls_hs_config *test_config(struct kunit *test)
 	cfg->suites = KTLS_HS_SUITE_AES_128_GCM_SHA256 | KTLS_HS_SUITE_AES_256_GCM_SHA384 |
 		      KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256;
 	cfg->groups = KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1;
+	/* These cases are of the 1.3 engine; hs12_kunit.c has the 1.2 ones. */
+	cfg->versions = KTLS_HS_VERSION_TLS13;
 	return cfg;
 }
 
@@ -1084,6 +1086,115 @@ static void sni(struct kunit *test)
 	tc_check_done(c);
 }
 
+/* A first hello handed back: nothing sent, nothing more taken. */
+static void tc_check_handed_back(struct tc *c, u8 alert)
+{
+	struct kunit *test = c->test;
+	const u8 *out;
+	u8 *buf;
+
+	KUNIT_EXPECT_EQ(test, ktls_hs_status(c->hs), KTLS_HS_HANDED_BACK);
+	KUNIT_EXPECT_EQ(test, ktls_hs_alert(c->hs), alert);
+	KUNIT_EXPECT_EQ(test, c->records, 0);
+	KUNIT_EXPECT_EQ(test, ktls_hs_output(c->hs, &out), 0);
+	KUNIT_EXPECT_EQ(test, ktls_hs_want(c->hs, &buf), 0);
+	KUNIT_EXPECT_EQ(test, ktls_hs_received(c->hs, 0), KTLS_HS_HANDED_BACK);
+}
+
+/* KTLS_HS_SNI_POLICY, and KTLS_HS_FALLBACK for what we lack. */
+static void sni_policy_fallback(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config(test);
+	struct tc *c;
+
+	cfg->sni_policy = KTLS_HS_SNI_REJECT;
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->sni = "c.example";
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
+	tc_check_failed(c, KTLS_ALERT_UNRECOGNIZED_NAME, false);
+	/* A known name, or none, is served as ever. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->sni = "A.Example";
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
+	tc_check_done(c);
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
+	tc_check_done(c);
+
+	cfg->sni_policy = KTLS_HS_SNI_FALLBACK;
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->sni = "c.example";
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_HANDED_BACK);
+	tc_check_handed_back(c, KTLS_ALERT_UNRECOGNIZED_NAME);
+	KUNIT_EXPECT_STREQ(test, ktls_hs_session(c->hs)->sni, "c.example");
+	/* The name policy alone hands over nothing else. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->versions[0] = KTLS_VERSION_TLS12;
+	c->nr_versions = 1;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
+	tc_check_failed(c, KTLS_ALERT_PROTOCOL_VERSION, false);
+
+	cfg->sni_policy = KTLS_HS_SNI_DEFAULT;
+	cfg->fallback = true;
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->versions[0] = KTLS_VERSION_TLS12;
+	c->nr_versions = 1;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_HANDED_BACK);
+	tc_check_handed_back(c, KTLS_ALERT_PROTOCOL_VERSION);
+
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256 */
+	c->nr_suites = 1;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_HANDED_BACK);
+	tc_check_handed_back(c, KTLS_ALERT_HANDSHAKE_FAILURE);
+
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->groups[0] = 0x0100;		/* ffdhe2048 */
+	c->nr_groups = 1;
+	c->nr_shares = 0;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_HANDED_BACK);
+	tc_check_handed_back(c, KTLS_ALERT_HANDSHAKE_FAILURE);
+
+	/* Malformed or out of protocol: the alert, never the hand-over. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->no_key_share = true;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
+	tc_check_failed(c, KTLS_ALERT_MISSING_EXTENSION, false);
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->versions[0] = KTLS_VERSION_TLS12;
+	c->nr_versions = 1;
+	c->ch_trailer = 1;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
+	tc_check_failed(c, KTLS_ALERT_UNEXPECTED_MESSAGE, false);
+
+	/* What we can serve, we serve, HelloRetryRequest included. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->sni = "c.example";
+	c->shares[0] = KTLS_GROUP_SECP256R1;
+	c->groups[0] = KTLS_GROUP_SECP256R1;
+	c->nr_groups = 1;
+	c->nr_shares = 0;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
+	KUNIT_EXPECT_TRUE(test, c->hrr);
+	tc_check_done(c);
+
+	/* The second hello is past the point of no return. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	c->groups[0] = KTLS_GROUP_SECP256R1;
+	c->nr_groups = 1;
+	c->nr_shares = 0;
+	tc_send_client_hello(c);
+	tc_read(c);
+	KUNIT_ASSERT_TRUE(test, c->hrr);
+	c->versions[0] = KTLS_VERSION_TLS12;
+	c->nr_versions = 1;
+	c->shares[0] = KTLS_GROUP_SECP256R1;
+	c->nr_shares = 1;
+	tc_send_client_hello(c);
+	tc_read(c);
+	KUNIT_EXPECT_EQ(test, ktls_hs_status(c->hs), KTLS_HS_FAILED);
+}
+
 /* A chain too big for one record: the flight spans several. */
 static void large_chain(struct kunit *test)
 {
@@ -1485,6 +1596,7 @@ static struct kunit_case hs_engine_cases[] = {
 	KUNIT_CASE(group_preference),
 	KUNIT_CASE(alpn),
 	KUNIT_CASE(sni),
+	KUNIT_CASE(sni_policy_fallback),
 	KUNIT_CASE(large_chain),
 	KUNIT_CASE(fragmented_hello),
 	KUNIT_CASE(early_data_skipped),

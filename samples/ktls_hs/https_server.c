@@ -55,7 +55,8 @@ struct conn {
 
 static bool verbose;
 static int root_fd = -1;
-static unsigned int groups, suites;
+static unsigned int groups, suites, versions;
+static bool ems_optional;
 
 static void die(const char *what)
 {
@@ -134,6 +135,12 @@ static int armed_listener(int port, const int *keys, int nr_keys, bool alpn)
 	if (groups && setsockopt(fd, SOL_TLS, KTLS_HS_GROUPS, &groups,
 				 sizeof(groups)))
 		die("KTLS_HS_GROUPS");
+	if (versions && setsockopt(fd, SOL_TLS, KTLS_HS_VERSIONS, &versions,
+				   sizeof(versions)))
+		die("setsockopt KTLS_HS_VERSIONS");
+	if (ems_optional && setsockopt(fd, SOL_TLS, KTLS_HS_EMS_OPTIONAL,
+				       &(int){ 1 }, sizeof(int)))
+		die("setsockopt KTLS_HS_EMS_OPTIONAL");
 	if (suites && setsockopt(fd, SOL_TLS, KTLS_HS_SUITES, &suites,
 				 sizeof(suites)))
 		die("KTLS_HS_SUITES");
@@ -240,6 +247,8 @@ int main(int argc, char **argv)
 		{ "groups", required_argument, NULL, 'g' },
 		{ "suites", required_argument, NULL, 's' },
 		{ "alpn", no_argument, NULL, 'a' },
+		{ "versions", required_argument, NULL, 'V' },
+		{ "ems-optional", no_argument, NULL, 'E' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{}
 	};
@@ -252,12 +261,21 @@ int main(int argc, char **argv)
 	static const char *const group_names[] = { "x25519", "p256" };
 	static const unsigned int group_bits[] = { KTLS_HS_GROUP_X25519,
 						   KTLS_HS_GROUP_SECP256R1 };
-	static const char *const suite_names[] = { "aes128", "aes256", "chacha" };
+	static const char *const suite_names[] = {
+		"aes128", "aes256", "chacha",
+		"ecdsa-aes128", "ecdsa-aes256", "ecdsa-chacha",
+	};
 	static const unsigned int suite_bits[] = {
 		KTLS_HS_SUITE_AES_128_GCM_SHA256,
 		KTLS_HS_SUITE_AES_256_GCM_SHA384,
 		KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256,
+		KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+		KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+		KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
 	};
+	static const char *const version_names[] = { "1.2", "1.3" };
+	static const unsigned int version_bits[] = { KTLS_HS_VERSION_TLS12,
+						     KTLS_HS_VERSION_TLS13 };
 
 	while ((o = getopt_long(argc, argv, "p:r:k:g:s:av", opts, NULL)) != -1) {
 		switch (o) {
@@ -265,7 +283,15 @@ int main(int argc, char **argv)
 			groups = bits_of(optarg, group_names, group_bits, 2);
 			break;
 		case 's':
-			suites = bits_of(optarg, suite_names, suite_bits, 3);
+			suites = bits_of(optarg, suite_names, suite_bits,
+					 ARRAY_SIZE(suite_bits));
+			break;
+		case 'V':
+			versions = bits_of(optarg, version_names, version_bits,
+					   ARRAY_SIZE(version_bits));
+			break;
+		case 'E':
+			ems_optional = true;
 			break;
 		case 'p':
 			port = atoi(optarg);
@@ -288,7 +314,8 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: %s --port N --root DIR --key SERIAL|DESC\n"
-				"\t[--groups G,..] [--suites S,..] [--alpn] [--verbose]\n",
+				"\t[--groups G,..] [--suites S,..] [--versions 1.2,1.3]\n"
+				"\t[--ems-optional] [--alpn] [--verbose]\n",
 				argv[0]);
 			return 2;
 		}

@@ -10,7 +10,8 @@
  *	listen(fd, backlog);
  *	setsockopt(fd, IPPROTO_TCP, TCP_ULP, "ktls_hs", sizeof("ktls_hs"));
  *	setsockopt(fd, SOL_TLS, KTLS_HS_IDENTITY, &serial, sizeof(serial));
- *	(optional: KTLS_HS_SUITES, KTLS_HS_GROUPS, KTLS_HS_ALPN, KTLS_HS_TIMEOUT)
+ *	(optional: KTLS_HS_SUITES, KTLS_HS_GROUPS, KTLS_HS_ALPN, KTLS_HS_TIMEOUT,
+ *	 KTLS_HS_VERSIONS, KTLS_HS_EMS_OPTIONAL)
  *	c = accept(fd, ...);	c speaks TLS already: read/write/sendfile
  *
  * The ULP of an armed listener is "ktls_hs" rather than "tls": the
@@ -47,15 +48,65 @@
  * KeyUpdate on such sockets by itself; see Documentation/handshake.rst.
  */
 #define KTLS_HS_REKEY	108
+/* set/get: __u32, KTLS_HS_VERSION_* bits the handshake may negotiate */
+#define KTLS_HS_VERSIONS	109
+/*
+ * set/get: int 0/1; 1 lets TLS 1.2 clients without the extended master
+ * secret (RFC 7627) through.  Default 0: they get handshake_failure.
+ */
+#define KTLS_HS_EMS_OPTIONAL	110
+
+/*
+ * set/get: struct ktls_hs_tickets, on an armed listener (or before
+ * KTLS_HS_START): issue TLS 1.3 session tickets and resume sessions from
+ * them.  Errors: EINVAL (optlen, a lifetime or period over
+ * KTLS_HS_TICKET_LIFETIME_MAX, a flag, or a group or period with
+ * lifetime 0), EBUSY (the key group exists with another rotation
+ * period), ENOMEM.  See Documentation/handshake.rst.
+ */
+#define KTLS_HS_TICKETS		111
+/*
+ * set: none; replace the current ticket key of the socket's key group
+ * now: tickets of the key before it are no longer taken.  EINVAL for an
+ * argument, ENOENT without tickets.
+ */
+#define KTLS_HS_TICKET_ROTATE	112
+
+/*
+ * set/get: int 0/1, on an armed listener or before KTLS_HS_START.  1: a
+ * client asking for what the kernel lacks (protocol version, cipher
+ * suite, group, signature algorithm) is not refused but handed over
+ * untouched, through accept() or to the per-socket caller: no keys, the
+ * ClientHello still unread, for the application's own TLS library.  See
+ * Documentation/handshake.rst.
+ */
+#define KTLS_HS_FALLBACK	113
+/* get: int, 1 if the socket was handed over as above, else 0 */
+#define KTLS_HS_FALLEN_BACK	114
+/* set/get: __u32 KTLS_HS_SNI_*, for a server_name no identity matches */
+#define KTLS_HS_SNI_POLICY	115
 
 /* KTLS_HS_REKEY values */
 #define KTLS_HS_REKEY_OURS		0	/* update_not_requested */
 #define KTLS_HS_REKEY_REQUEST	1	/* update_requested */
 
-/* KTLS_HS_SUITES bits (TLS 1.3 cipher suites); default: all */
+/* KTLS_HS_SNI_POLICY values */
+#define KTLS_HS_SNI_DEFAULT	0	/* serve the first identity */
+#define KTLS_HS_SNI_REJECT	1	/* fatal unrecognized_name alert */
+#define KTLS_HS_SNI_FALLBACK	2	/* hand the connection to userspace */
+
+/* KTLS_HS_SUITES bits: TLS 1.3 cipher suites; default: all */
 #define KTLS_HS_SUITE_AES_128_GCM_SHA256	0x00000001U
 #define KTLS_HS_SUITE_AES_256_GCM_SHA384	0x00000002U
 #define KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256	0x00000004U
+/* TLS 1.2 cipher suites (RFC 5289, RFC 7905) */
+#define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256	0x00000100U
+#define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384	0x00000200U
+#define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256	0x00000400U
+
+/* KTLS_HS_VERSIONS bits; default: both.  1.3 wins when both sides can. */
+#define KTLS_HS_VERSION_TLS12			0x00000001U
+#define KTLS_HS_VERSION_TLS13			0x00000002U
 
 /* KTLS_HS_GROUPS bits; default: all */
 #define KTLS_HS_GROUP_X25519			0x00000001U
@@ -65,9 +116,19 @@
 #define KTLS_HS_ALPN_MAX	255	/* bytes of the whole protocol_name_list */
 #define KTLS_HS_TIMEOUT_DEFAULT	10000	/* ms */
 
+/* KTLS_HS_TICKETS */
+struct ktls_hs_tickets {
+	__u32 lifetime_s;	/* ticket lifetime; 0: no tickets, no resumption */
+	__u32 key_group;	/* 0: own keys; else shared per netns and user */
+	__u32 rotate_s;		/* ticket key rotation period; 0: lifetime_s */
+	__u32 flags;		/* none defined yet: 0 */
+};
+
+#define KTLS_HS_TICKET_LIFETIME_MAX	604800	/* seconds: RFC 8446 4.6.1 */
+
 /* KTLS_HS_SESSION */
 struct ktls_hs_session_info {
-	__u16 version;		/* TLS_1_3_VERSION */
+	__u16 version;		/* TLS_1_3_VERSION or TLS_1_2_VERSION */
 	__u16 cipher_suite;	/* IANA number, e.g. 0x1301 */
 	__u16 group;		/* IANA number, e.g. 0x001d (X25519) */
 	__u8 resumed;		/* 1 if resumed from a ticket */
@@ -83,7 +144,7 @@ struct ktls_hs_listen_stats {
 	__u64 timed_out;	/* closed by KTLS_HS_TIMEOUT */
 	__u64 dropped;		/* refused: no memory or too many in flight */
 	__u32 in_progress;	/* handshakes running now */
-	__u32 reserved;
+	__u32 resumed;		/* of completed, resumed from a ticket; wraps */
 };
 
 #endif /* _UAPI_LINUX_KTLS_HS_H */

@@ -183,7 +183,7 @@ TEST_F(armed, suites_groups_timeout)
 	unsigned int v;
 
 	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_SUITES, &v), 0);
-	EXPECT_EQ(v, 7);
+	EXPECT_EQ(v, 0x707);
 	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_GROUPS, &v), 0);
 	EXPECT_EQ(v, 3);
 	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_TIMEOUT, &v), 0);
@@ -192,6 +192,8 @@ TEST_F(armed, suites_groups_timeout)
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES, 0), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES, 8), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES, 0x800), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES,
 			  KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256), 0);
@@ -277,8 +279,59 @@ TEST_F(armed, not_for_listeners)
 	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_STATS, &session, 4), -1);
 	EXPECT_EQ(errno, ENOPROTOOPT);
 	/* Upstream's unknown-option errno past our range. */
-	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_REKEY + 1, 1), -1);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SNI_POLICY + 1, 1), -1);
 	EXPECT_EQ(errno, ENOPROTOOPT);
+}
+
+TEST_F(armed, versions_ems)
+{
+	socklen_t len;
+	unsigned int v;
+	int flag;
+
+	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_VERSIONS, &v), 0);
+	EXPECT_EQ(v, KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_VERSIONS, 0), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_VERSIONS, 4), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_VERSIONS, &v, 2), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_VERSIONS, KTLS_HS_VERSION_TLS12), 0);
+	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_VERSIONS, &v), 0);
+	EXPECT_EQ(v, KTLS_HS_VERSION_TLS12);
+
+	len = sizeof(flag);
+	ASSERT_EQ(getsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, &flag,
+			     &len), 0);
+	EXPECT_EQ(flag, 0);
+	EXPECT_EQ(len, sizeof(flag));
+	flag = 2;
+	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, &flag,
+			     sizeof(flag)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	flag = -1;
+	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, &flag,
+			     sizeof(flag)), -1);
+	EXPECT_EQ(errno, EINVAL);
+	flag = 1;
+	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, &flag, 1),
+		  -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, NULL,
+			     sizeof(flag)), -1);
+	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, &flag,
+			     sizeof(flag)), 0);
+	len = sizeof(flag);
+	flag = 0;
+	ASSERT_EQ(getsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, &flag,
+			     &len), 0);
+	EXPECT_EQ(flag, 1);
+	/* A buffer too short for the int. */
+	len = 2;
+	EXPECT_EQ(getsockopt(self->lfd, SOL_TLS, KTLS_HS_EMS_OPTIONAL, &flag,
+			     &len), -1);
+	EXPECT_EQ(errno, EINVAL);
 }
 
 static int get_stats(int fd, struct ktls_hs_listen_stats *st)

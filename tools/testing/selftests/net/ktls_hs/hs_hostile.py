@@ -30,6 +30,8 @@ TCP_ULP = 31
 KTLS_HS_IDENTITY = 100
 KTLS_HS_TIMEOUT = 104
 KTLS_HS_STATS = 107
+KTLS_HS_VERSIONS = 109
+KTLS_HS_VERSION_TLS13 = 2
 
 HANDSHAKE, ALERT, CCS, APPDATA = 22, 21, 20, 23
 
@@ -37,6 +39,7 @@ ALERTS = {
     "unexpected_message": 10, "record_overflow": 22,
     "illegal_parameter": 47, "decode_error": 50, "decrypt_error": 51,
     "protocol_version": 70, "missing_extension": 109, "bad_record_mac": 20,
+    "handshake_failure": 40, "inappropriate_fallback": 86,
 }
 
 
@@ -269,6 +272,9 @@ class Server:
         self.ls.setsockopt(socket.IPPROTO_TCP, TCP_ULP, b"ktls_hs")
         self.ls.setsockopt(SOL_TLS, KTLS_HS_IDENTITY, struct.pack("i", key))
         self.ls.setsockopt(SOL_TLS, KTLS_HS_TIMEOUT, struct.pack("I", 3000))
+        # A TLS 1.3 server: a client that cannot speak it is refused.
+        self.ls.setsockopt(SOL_TLS, KTLS_HS_VERSIONS,
+                           struct.pack("I", KTLS_HS_VERSION_TLS13))
         self.port = self.ls.getsockname()[1]
 
     def accept(self, timeout):
@@ -340,10 +346,8 @@ def test_one_byte_records(srv):
     c.close()
 
 
-def expect_plain_alert(srv, name, payload, alert):
-    before = srv.stats()
-    c = Conn(srv.port)
-    c.s.sendall(payload)
+def check_plain_alert(srv, name, c, before, alert):
+    """c got the plaintext alert and EOF, one more failed, nothing accepted."""
     got = c.plain_alert()
     closed = c.eof()
     c.close()
@@ -353,6 +357,13 @@ def expect_plain_alert(srv, name, payload, alert):
           after["failed"] == before["failed"] + 1 and
           srv.accept(0) is None,
           f"alert {got}, closed {closed}, stats {after}")
+
+
+def expect_plain_alert(srv, name, payload, alert):
+    before = srv.stats()
+    c = Conn(srv.port)
+    c.s.sendall(payload)
+    check_plain_alert(srv, name, c, before, alert)
 
 
 def hostile_cases(srv):

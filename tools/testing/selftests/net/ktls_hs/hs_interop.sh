@@ -17,13 +17,7 @@ T=$(mktemp -d)
 PORT=$((20000 + RANDOM % 12000))
 KEYS=()
 SRV=
-cleanup() {
-	local k
-	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
-	for k in "${KEYS[@]}"; do keyctl unlink "$k" @u >/dev/null 2>&1; done
-	rm -rf "$T"
-}
-trap cleanup EXIT
+trap hs_cleanup EXIT
 
 ktap_print_header
 ktap_set_plan 15
@@ -35,28 +29,10 @@ K1=$(hs_load_identity "$T" www) && KEYS+=("$K1") &&
 	K2=$(hs_load_identity "$T" other) && KEYS+=("$K2") ||
 	ktap_exit_fail_msg "keyctl padd ktls_identity failed"
 
-mkdir "$T/www"
-head -c 1024 /dev/urandom > "$T/www/1k"
-head -c 65536 /dev/urandom > "$T/www/64k"
-head -c $((16 << 20)) /dev/urandom > "$T/www/16m"
-echo "hello from the kernel" > "$T/www/hello"
+hs_make_www "$T" || ktap_exit_fail_msg "cannot write the files to serve"
 
-# serve ARGS...: (re)start the sample server on $PORT
-serve() {
-	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
-	PORT=$((PORT + 1))
-	"$HS_BIN/https_server" --port "$PORT" --root "$T/www" "$@" \
-		> "$T/server.out" 2> "$T/server.err" &
-	SRV=$!
-	local i
-	for i in $(seq 50); do
-		grep -q listening "$T/server.out" 2>/dev/null && return 0
-		kill -0 "$SRV" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$T/server.err"
-	return 1
-}
+# serve ARGS...: (re)start https_server on the next port
+serve() { hs_start_server https_server --root "$T/www" "$@"; }
 
 # client ARGS...: s_client fetching /hello; output in $T/client.out
 client() {
@@ -135,7 +111,5 @@ for f in 1k 64k 16m; do
 done
 
 # The server saw every client finish its handshake in the kernel.
-kill "$SRV" 2>/dev/null
-wait "$SRV" 2>/dev/null
-SRV=
+hs_stop_server
 ktap_finished

@@ -69,3 +69,51 @@ hs_with_identity() {
 	rm -rf "$t"
 	return $rc
 }
+
+# The scripts that run a test server share T (their scratch directory),
+# PORT (one more for every server started, so that a restart never meets
+# the last one's TIME_WAIT), SRV (the running server's pid) and KEYS
+# (serials to unlink at the end).
+
+# hs_stop_server: stop $SRV, if one runs
+hs_stop_server() {
+	[ -n "$SRV" ] && kill "$SRV" 2>/dev/null && wait "$SRV" 2>/dev/null
+	SRV=
+}
+
+# hs_cleanup: stop the server, unlink $KEYS, remove $T
+hs_cleanup() {
+	local k
+	hs_stop_server
+	for k in "${KEYS[@]}"; do keyctl unlink "$k" @u >/dev/null 2>&1; done
+	rm -rf "$T"
+}
+
+# hs_start_server PROG ARGS...: (re)start $HS_BIN/PROG on the next port,
+# output in $T/server.out and $T/server.err; 0 once it says "listening"
+hs_start_server() {
+	local prog=$1 i
+	shift
+	hs_stop_server
+	PORT=$((PORT + 1))
+	"$HS_BIN/$prog" --port "$PORT" "$@" \
+		> "$T/server.out" 2> "$T/server.err" &
+	SRV=$!
+	for i in $(seq 50); do
+		grep -q listening "$T/server.out" 2>/dev/null && return 0
+		kill -0 "$SRV" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$T/server.err"
+	return 1
+}
+
+# hs_make_www DIR: DIR/www with files 1k, 64k and 16m of random bytes,
+# and hello, which says "hello from the kernel"
+hs_make_www() {
+	mkdir "$1/www" &&
+		head -c 1024 /dev/urandom > "$1/www/1k" &&
+		head -c 65536 /dev/urandom > "$1/www/64k" &&
+		head -c $((16 << 20)) /dev/urandom > "$1/www/16m" &&
+		echo "hello from the kernel" > "$1/www/hello"
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The state of one server handshake behind engine.h, shared by the two
+ * state machines that drive it: tls13_server.c, which takes every
+ * ClientHello and runs TLS 1.3, and tls12_server.c, which it hands a
+ * ClientHello over to when the version negotiated is TLS 1.2.
+ */
+#ifndef _KTLS_HS_SERVER_H
+#define _KTLS_HS_SERVER_H
+
+#include <linux/slab.h>
+#include <linux/types.h>
+
+#include <ktls_hs/kdf.h>
+#include <ktls_hs/p256.h>
+
+#include "codec.h"
+#include "engine.h"
+#include "hs_records.h"
+#include "tls13_psk.h"
+
+struct ktls_hs_suite;
+struct ktls_hs12_suite;
+struct ktls_identity;
+
+enum ktls_hs_state {
+	KTLS_HS_WAIT_CH,
+	KTLS_HS_WAIT_CH2,	/* after our HelloRetryRequest */
+	KTLS_HS_WAIT_FINISHED,
+	KTLS_HS12_WAIT_CKE,	/* TLS 1.2: after ServerHelloDone */
+	KTLS_HS12_WAIT_FINISHED, /* TLS 1.2: after ClientKeyExchange */
+	KTLS_HS_STATE_DONE,
+	KTLS_HS_STATE_FAILED,
+	KTLS_HS_STATE_FALLBACK,	/* the first hello left to userspace */
+};
+
+/**
+ * struct ktls_hs12_state - what a TLS 1.2 handshake keeps between messages
+ * @suite:	the suite chosen
+ * @group:	the group of our ephemeral key
+ * @priv:	our ephemeral private key, until the ClientKeyExchange
+ * @client_random: the randoms, for the signature and the key block
+ * @server_random:
+ * @ems:	the extended master secret is used (RFC 7627)
+ */
+struct ktls_hs12_state {
+	const struct ktls_hs12_suite *suite;
+	u16 group;
+	u8 priv[KTLS_P256_SCALAR_LEN];
+	u8 client_random[KTLS_HS_RANDOM_LEN];
+	u8 server_random[KTLS_HS_RANDOM_LEN];
+	bool ems;
+};
+
+/**
+ * struct ktls_hs - one server handshake
+ * @cfg:	what we offer, held by the glue
+ * @state:	where we are
+ * @alert:	the alert we sent on failure, 0 if none; on fallback, the
+ *		one we did not send
+ * @ccs_sent:	our middlebox-compatibility ChangeCipherSpec went out
+ * @sni_ack:	the identity was chosen by the client's server_name
+ * @suite:	the negotiated suite, once a ClientHello was accepted
+ * @hash_len:	its hash length
+ * @id:		the identity chosen
+ * @alpn:	the ALPN protocol chosen (inside @cfg), len 0 if none
+ * @hrr_group:	the group our HelloRetryRequest asked for
+ * @session_id: the client's legacy_session_id, echoed
+ * @session_id_len: its length
+ * @ch1_random:	random of the first ClientHello, which the second repeats
+ * @ch1_suites:	SHA-256 of the first ClientHello's cipher_suites
+ * @transcript:	the handshake transcript
+ * @s_hs:	server handshake traffic secret, until our Finished
+ * @c_hs:	client handshake traffic secret, until the client's Finished
+ * @master:	master secret, until the application secrets are derived
+ * @th:		Transcript-Hash through the server Finished
+ * @psk:	the ticket's PSK when resuming (@psk.len), until the
+ *		handshake secrets are derived
+ * @session:	what was negotiated
+ * @keys:	the application traffic keys, once done (in TLS 1.2, once
+ *		the ClientKeyExchange is in)
+ * @tls12:	the state of a TLS 1.2 handshake
+ * @tx:		output framing
+ * @rx:		input framing
+ * @out:	the output buffer, sized by ktls_hs_size()
+ */
+struct ktls_hs {
+	const struct ktls_hs_config *cfg;
+	enum ktls_hs_state state;
+	u8 alert;
+	bool ccs_sent;
+	bool sni_ack;
+	const struct ktls_hs_suite *suite;
+	size_t hash_len;
+	const struct ktls_identity *id;
+	struct ktls_hs_vec alpn;
+	u16 hrr_group;
+	u8 session_id[KTLS_HS_SESSION_ID_MAX];
+	u8 session_id_len;
+	u8 ch1_random[KTLS_HS_RANDOM_LEN];
+	u8 ch1_suites[32];
+	struct ktls_transcript transcript;
+	u8 s_hs[KTLS_HASH_MAX_SIZE];
+	u8 c_hs[KTLS_HASH_MAX_SIZE];
+	u8 master[KTLS_HASH_MAX_SIZE];
+	u8 th[KTLS_HASH_MAX_SIZE];
+	struct ktls_hs_psk psk;
+	struct ktls_hs_session session;
+	struct ktls_hs_keys keys;
+	struct ktls_hs12_state tls12;
+	struct ktls_hs_tx tx;
+	struct ktls_hs_rx rx;
+	u8 out[];
+};
+
+/* The glue's memory comes from kmalloc. */
+static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
+
+/* tls13_server.c: wipe all but the final keys and pending output. */
+void ktls_hs_wipe_handshake(struct ktls_hs *hs);
+/* tls13_server.c: the identity's Certificate message, 1.2 or 1.3 form. */
+int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
+			    bool tls13);
+/* tls13_server.c: the alert a first ClientHello earned, or the hand-over. */
+int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert);
+
+/* tls12_server.c: a ClientHello that negotiated TLS 1.2, and the states after */
+int ktls_hs12_client_hello(struct ktls_hs *hs,
+			   const struct ktls_hs_client_hello *ch,
+			   const u8 *msg, size_t len);
+int ktls_hs12_wait_client_key_exchange(struct ktls_hs *hs, const u8 *msg,
+				       size_t len);
+int ktls_hs12_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len);
+/* Output bytes a TLS 1.2 handshake with @cert_len bytes of chain needs. */
+size_t ktls_hs12_out_len(size_t cert_len);
+
+#endif /* _KTLS_HS_SERVER_H */

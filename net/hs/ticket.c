@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The sealed form of a session ticket, and its sealing and opening.
+ *
+ *	format(1) key_id(4) salt(16) | ChaCha20-Poly1305(state) tag(16)
+ *
+ * Every ticket is sealed with a key of its own, HKDF-Expand (SHA-256)
+ * of the group's key and a random salt, under the all-zero nonce: with a
+ * fresh key per ticket no nonce is ever used twice, however many tickets
+ * a key seals in its period.  The header is the AEAD's additional data,
+ * so the key id and salt cannot be swapped either.  The key id says
+ * which of the group's keys sealed it; a ticket of a key rotated out is
+ * refused without trying the others.
+ *
+ * The plaintext, all integers big-endian:
+ *
+ *	version(2) suite(2) flags(1) created_ms(8) lifetime_s(4)
+ *	age_add(4) secret<1..48> id_digest(32) sni<0..255>
+ *
+ * A new layout takes a new format byte; tickets of an old one are
+ * refused and the client does a full handshake.  Allocation-free:
+ * tickets are sealed and opened in softirq, inside the handshake.
+ */
+#include <linux/errno.h>
+#include <linux/random.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+#include <linux/unaligned.h>
+#include <kunit/visibility.h>
+
+#include <ktls_hs/aead_lib.h>
+#include <ktls_hs/kdf.h>
+
+#include "ticket.h"
+#include "ticket_priv.h"
+
+#define KTLS_HS_TICKET_TAG_LEN	KTLS_LIB_AEAD_TAG_SIZE
+/* What HKDF-Expand's info starts with, before the salt. */
+static const char ktls_hs_ticket_label[] = "ktls_hs ticket";
+
+/* The ticket's own AEAD key, from the group key and its salt. */
+static int ktls_hs_ticket_aead(struct ktls_lib_aead *aead,
+			       const struct ktls_hs_ticket_key *key,
+			       const u8 *salt)
+{
+	u8 info[sizeof(ktls_hs_ticket_label) - 1 + KTLS_HS_TICKET_SALT_LEN];
+	u8 k[CHACHA_KEY_SIZE];
+	int err;
+
+	memcpy(info, ktls_hs_ticket_label, sizeof(ktls_hs_ticket_label) - 1);
+	memcpy(info + sizeof(ktls_hs_ticket_label) - 1, salt,
+	       KTLS_HS_TICKET_SALT_LEN);
+	err = ktls_hkdf_expand(KTLS_HASH_SHA256, key->secret,
+			       sizeof(key->secret), info, sizeof(info), k,
+			       sizeof(k));
+	if (!err)
+		err = ktls_lib_aead_setkey(aead, KTLS_LIB_CHACHA20_POLY1305, k,
+					   sizeof(k));
+	memzero_explicit(k, sizeof(k));
+	return err;
+}
+
+/*
+ * Seal or open @len bytes at @buf in place (@len counts the tag when
+ * opening) under the key of the ticket whose header is @hdr.  Apart, so
+ * that the AEAD's key schedule is off the callers' frames.
+ */
+static noinline_for_stack int
+ktls_hs_ticket_crypt(const struct ktls_hs_ticket_key *key, const u8 *hdr,
+		     u8 *buf, size_t len, bool seal)
+{
+	static const u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE];
+	struct ktls_lib_aead aead;
+	int err;
+
+	err = ktls_hs_ticket_aead(&aead, key, hdr + 5);
+	if (err)
+		return err;
+	if (seal)
+		err = ktls_lib_aead_seal(&aead, nonce, hdr,
+					 KTLS_HS_TICKET_HDR_LEN, buf, len);
+	else
+		err = ktls_lib_aead_open(&aead, nonce, hdr,
+					 KTLS_HS_TICKET_HDR_LEN, buf, len);
+	ktls_lib_aead_wipe(&aead);
+	return err;
+}
+
+static size_t ktls_hs_ticket_plain_len(const struct ktls_hs_ticket_state *st)
+{
+	return 2 + 2 + 1 + 8 + 4 + 4 + 1 + st->secret_len +
+	       KTLS_HS_TICKET_DIGEST_LEN + 1 + st->sni_len;
+}
+
+static void ktls_hs_ticket_encode(const struct ktls_hs_ticket_state *st,
+				  u8 *p)
+{
+	put_unaligned_be16(st->version, p);
+	put_unaligned_be16(st->suite, p + 2);
+	p[4] = st->flags;
+	put_unaligned_be64(st->created_ms, p + 5);
+	put_unaligned_be32(st->lifetime_s, p + 13);
+	put_unaligned_be32(st->age_add, p + 17);
+	p += 21;
+	*p++ = st->secret_len;
+	memcpy(p, st->secret, st->secret_len);
+	p += st->secret_len;
+	memcpy(p, st->id_digest, KTLS_HS_TICKET_DIGEST_LEN);
+	p += KTLS_HS_TICKET_DIGEST_LEN;
+	*p++ = st->sni_len;
+	memcpy(p, st->sni, st->sni_len);
+}
+
+/* The plaintext is authentic; still, lengths are checked as for any input. */
+static bool ktls_hs_ticket_decode(const u8 *p, size_t len,
+				  struct ktls_hs_ticket_state *st)
+{
+	const u8 *end = p + len;
+
+	if (len < 22)
+		return false;
+	st->version = get_unaligned_be16(p);
+	st->suite = get_unaligned_be16(p + 2);
+	st->flags = p[4];
+	st->created_ms = get_unaligned_be64(p + 5);
+	st->lifetime_s = get_unaligned_be32(p + 13);
+	st->age_add = get_unaligned_be32(p + 17);
+	p += 21;
+	st->secret_len = *p++;
+	if (!st->secret_len || st->secret_len > sizeof(st->secret) ||
+	    end - p < st->secret_len + KTLS_HS_TICKET_DIGEST_LEN + 1)
+		return false;
+	memcpy(st->secret, p, st->secret_len);
+	p += st->secret_len;
+	memcpy(st->id_digest, p, KTLS_HS_TICKET_DIGEST_LEN);
+	p += KTLS_HS_TICKET_DIGEST_LEN;
+	st->sni_len = *p++;
+	if (end - p != st->sni_len)
+		return false;
+	memcpy(st->sni, p, st->sni_len);
+	return true;
+}
+
+int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
+			const struct ktls_hs_ticket_state *st, u8 *out,
+			size_t cap)
+{
+	struct ktls_hs_ticket_key key;
+	size_t plain;
+	int err;
+
+	if (!st->secret_len || st->secret_len > sizeof(st->secret) ||
+	    st->sni_len > sizeof(st->sni))
+		return -EINVAL;
+	plain = ktls_hs_ticket_plain_len(st);
+	if (cap < KTLS_HS_TICKET_HDR_LEN + plain + KTLS_HS_TICKET_TAG_LEN)
+		return -EINVAL;
+
+	ktls_hs_ticket_keys_current(k, now_ms, &key);
+	out[0] = KTLS_HS_TICKET_FORMAT;
+	put_unaligned_be32(key.id, out + 1);
+	get_random_bytes(out + 5, KTLS_HS_TICKET_SALT_LEN);
+	ktls_hs_ticket_encode(st, out + KTLS_HS_TICKET_HDR_LEN);
+	err = ktls_hs_ticket_crypt(&key, out, out + KTLS_HS_TICKET_HDR_LEN,
+				   plain, true);
+	memzero_explicit(&key, sizeof(key));
+	if (err) {
+		memzero_explicit(out, KTLS_HS_TICKET_HDR_LEN + plain);
+		return err;
+	}
+	return KTLS_HS_TICKET_HDR_LEN + plain + KTLS_HS_TICKET_TAG_LEN;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_seal);
+
+int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
+			const u8 *in, size_t len,
+			struct ktls_hs_ticket_state *st)
+{
+	u8 buf[KTLS_HS_TICKET_PLAIN_MAX + KTLS_HS_TICKET_TAG_LEN];
+	struct ktls_hs_ticket_key key;
+	size_t body;
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	if (len < KTLS_HS_TICKET_HDR_LEN + KTLS_HS_TICKET_TAG_LEN ||
+	    len > KTLS_HS_TICKET_MAX_LEN || in[0] != KTLS_HS_TICKET_FORMAT)
+		return -EBADMSG;
+	if (!ktls_hs_ticket_keys_find(k, now_ms, get_unaligned_be32(in + 1),
+				      &key))
+		return -ENOKEY;
+	body = len - KTLS_HS_TICKET_HDR_LEN;
+	memcpy(buf, in + KTLS_HS_TICKET_HDR_LEN, body);
+	err = ktls_hs_ticket_crypt(&key, in, buf, body, false);
+	memzero_explicit(&key, sizeof(key));
+	if (!err && !ktls_hs_ticket_decode(buf, body - KTLS_HS_TICKET_TAG_LEN,
+					   st))
+		err = -EBADMSG;
+	memzero_explicit(buf, sizeof(buf));
+	if (!err && (st->created_ms > now_ms ||
+		     now_ms - st->created_ms >= (u64)st->lifetime_s * MSEC_PER_SEC))
+		err = -EKEYEXPIRED;
+	if (err)
+		memzero_explicit(st, sizeof(*st));
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_open);

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Stateless session tickets: the key groups that seal them
+ * (ticket_keys.c) and the sealed format (ticket.c).  A ticket carries
+ * everything a later handshake needs to resume the session, encrypted
+ * and authenticated under a key the kernel generated, which never
+ * leaves it; the server keeps no per-session state.
+ *
+ * Nothing here knows the TLS version of the session it seals: the TLS
+ * 1.3 handshake puts a resumption PSK in the state, a TLS 1.2 one
+ * would put its master secret, and both go through the same sealing.
+ */
+#ifndef _KTLS_HS_TICKET_H
+#define _KTLS_HS_TICKET_H
+
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+#include <ktls_hs/kdf.h>
+
+struct net;
+
+#define KTLS_HS_TICKET_SECRET_LEN	32
+
+/*
+ * A key group: the current ticket key, and the previous one, still
+ * taken for one rotation period after it was replaced.  Shared by the
+ * listeners (of one network namespace and user) that ask for the same
+ * group, so that each resumes the sessions of the others.
+ */
+struct ktls_hs_ticket_keys;
+
+struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_get(struct net *net,
+						    kuid_t uid, u32 group,
+						    u32 rotate_s);
+void ktls_hs_ticket_keys_hold(struct ktls_hs_ticket_keys *k);
+void ktls_hs_ticket_keys_put(struct ktls_hs_ticket_keys *k);
+void ktls_hs_ticket_keys_rotate(struct ktls_hs_ticket_keys *k, u64 now_ms);
+u32 ktls_hs_ticket_keys_group(const struct ktls_hs_ticket_keys *k);
+u32 ktls_hs_ticket_keys_period(const struct ktls_hs_ticket_keys *k);
+
+/* Tickets count time on the boot clock, in ms: this host's keys only. */
+u64 ktls_hs_ticket_now_ms(void);
+
+/* ktls_hs_ticket_state.flags */
+#define KTLS_HS_TICKET_EMS	0x01	/* TLS 1.2: extended master secret */
+
+#define KTLS_HS_TICKET_SNI_MAX		255
+#define KTLS_HS_TICKET_DIGEST_LEN	32
+
+/**
+ * struct ktls_hs_ticket_state - what a ticket carries
+ * @version:	TLS version of the session (0x0304, or 0x0303)
+ * @suite:	its cipher suite, IANA number
+ * @flags:	KTLS_HS_TICKET_*
+ * @created_ms:	when the ticket was issued, ktls_hs_ticket_now_ms()
+ * @lifetime_s:	how long it is good for from then
+ * @age_add:	the ticket_age_add the client was given (TLS 1.3)
+ * @secret_len:	bytes of @secret, 1..48
+ * @secret:	the resumption PSK (1.3) or master secret (1.2)
+ * @id_digest:	SHA-256 of the leaf certificate the session was
+ *		authenticated with: the ticket resumes under that identity only
+ * @sni_len:	bytes of @sni, 0 if the client sent no server_name
+ * @sni:	the server_name of the session, which a resumption must repeat
+ */
+struct ktls_hs_ticket_state {
+	u16 version;
+	u16 suite;
+	u8 flags;
+	u64 created_ms;
+	u32 lifetime_s;
+	u32 age_add;
+	u8 secret_len;
+	u8 secret[KTLS_HASH_MAX_SIZE];
+	u8 id_digest[KTLS_HS_TICKET_DIGEST_LEN];
+	u8 sni_len;
+	u8 sni[KTLS_HS_TICKET_SNI_MAX];
+};
+
+/*
+ * Sealed: format(1) key_id(4) salt(16) ciphertext tag(16); the plaintext
+ * is the state above, serialised with its variable parts as long as they
+ * are.
+ */
+#define KTLS_HS_TICKET_FORMAT		1
+#define KTLS_HS_TICKET_SALT_LEN		16
+#define KTLS_HS_TICKET_HDR_LEN		(1 + 4 + KTLS_HS_TICKET_SALT_LEN)
+#define KTLS_HS_TICKET_PLAIN_MAX	(2 + 2 + 1 + 8 + 4 + 4 + \
+					 1 + KTLS_HASH_MAX_SIZE + \
+					 KTLS_HS_TICKET_DIGEST_LEN + \
+					 1 + KTLS_HS_TICKET_SNI_MAX)
+#define KTLS_HS_TICKET_MAX_LEN		(KTLS_HS_TICKET_HDR_LEN + \
+					 KTLS_HS_TICKET_PLAIN_MAX + 16)
+
+/*
+ * Seal @st under the current key of @k (rotating it first when due) into
+ * @out, of @cap bytes.  Returns the ticket's length or -EINVAL.
+ */
+int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
+			const struct ktls_hs_ticket_state *st, u8 *out,
+			size_t cap);
+/*
+ * Open a ticket a client presented into @st.  0, or: -EBADMSG for a
+ * ticket that is not one of ours or was altered, -ENOKEY when its key
+ * was rotated out, -EKEYEXPIRED past its lifetime.  @st holds nothing
+ * on failure.
+ */
+int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
+			const u8 *in, size_t len,
+			struct ktls_hs_ticket_state *st);
+
+#endif /* _KTLS_HS_TICKET_H */

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ticket key groups: the secrets session tickets are sealed with, made
+ * by the kernel, rotated by it, never shown to anyone.
+ *
+ * A group holds the current key and the one before it.  Keys rotate
+ * lazily, when a ticket is sealed or opened and the current key is older
+ * than the rotation period; the previous key is taken for one period
+ * after it was replaced, so every ticket stays good for at least one
+ * period.  A key unused for two periods is dropped at the next use.
+ *
+ * Listeners asking for group 0 get keys of their own.  Others share one
+ * group per (network namespace, user, group number), so that the
+ * SO_REUSEPORT listeners of a server's workers resume each other's
+ * sessions, while another user's listener, asking for the same number,
+ * cannot take or mint tickets of theirs.  Groups are looked up in
+ * process context (setsockopt) and put from any context.
+ */
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/random.h>
+#include <linux/refcount.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <kunit/visibility.h>
+#include <net/net_namespace.h>
+
+#include "ticket.h"
+#include "ticket_priv.h"
+
+static LIST_HEAD(ktls_hs_ticket_groups);
+/* Guards the list; taken in softirq by the last put. */
+static DEFINE_SPINLOCK(ktls_hs_ticket_groups_lock);
+
+u64 ktls_hs_ticket_now_ms(void)
+{
+	return ktime_get_boottime_ns() / NSEC_PER_MSEC;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_now_ms);
+
+static void ktls_hs_ticket_key_new(struct ktls_hs_ticket_key *key,
+				   u32 not_id, u64 now_ms)
+{
+	do {
+		key->id = get_random_u32();
+	} while (key->id == not_id);
+	get_random_bytes(key->secret, sizeof(key->secret));
+	key->born_ms = now_ms;
+	key->live = true;
+}
+
+/* The current key becomes the previous one; keys->lock held. */
+static void ktls_hs_ticket_keys_shift(struct ktls_hs_ticket_keys *k,
+				      u64 now_ms)
+{
+	k->prev = k->cur;
+	ktls_hs_ticket_key_new(&k->cur, k->prev.id, now_ms);
+}
+
+/* Rotate if due; keys->lock held. */
+static void ktls_hs_ticket_keys_refresh(struct ktls_hs_ticket_keys *k,
+					u64 now_ms)
+{
+	u64 period = (u64)k->period_s * MSEC_PER_SEC;
+
+	if (now_ms < k->cur.born_ms + period)
+		return;
+	ktls_hs_ticket_keys_shift(k, now_ms);
+	/* Unused for two periods: what it sealed is past its time anyway. */
+	if (now_ms >= k->prev.born_ms + 2 * period)
+		memzero_explicit(&k->prev, sizeof(k->prev));
+}
+
+void ktls_hs_ticket_keys_current(struct ktls_hs_ticket_keys *k, u64 now_ms,
+				 struct ktls_hs_ticket_key *out)
+{
+	spin_lock_bh(&k->lock);
+	ktls_hs_ticket_keys_refresh(k, now_ms);
+	*out = k->cur;
+	spin_unlock_bh(&k->lock);
+}
+
+bool ktls_hs_ticket_keys_find(struct ktls_hs_ticket_keys *k, u64 now_ms,
+			      u32 id, struct ktls_hs_ticket_key *out)
+{
+	bool found = false;
+
+	spin_lock_bh(&k->lock);
+	ktls_hs_ticket_keys_refresh(k, now_ms);
+	if (k->cur.live && k->cur.id == id) {
+		*out = k->cur;
+		found = true;
+	} else if (k->prev.live && k->prev.id == id) {
+		*out = k->prev;
+		found = true;
+	}
+	spin_unlock_bh(&k->lock);
+	return found;
+}
+
+/**
+ * ktls_hs_ticket_keys_rotate() - replace the current key now
+ * @k:		the group
+ * @now_ms:	ktls_hs_ticket_now_ms()
+ *
+ * Tickets of the current key stay good for one period; those of the
+ * previous one are refused from now on.
+ */
+void ktls_hs_ticket_keys_rotate(struct ktls_hs_ticket_keys *k, u64 now_ms)
+{
+	spin_lock_bh(&k->lock);
+	memzero_explicit(&k->prev, sizeof(k->prev));
+	ktls_hs_ticket_keys_shift(k, now_ms);
+	spin_unlock_bh(&k->lock);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_keys_rotate);
+
+u32 ktls_hs_ticket_keys_group(const struct ktls_hs_ticket_keys *k)
+{
+	return k->group;
+}
+
+u32 ktls_hs_ticket_keys_period(const struct ktls_hs_ticket_keys *k)
+{
+	return k->period_s;
+}
+
+static struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_alloc(struct net *net,
+							     kuid_t uid,
+							     u32 group,
+							     u32 period_s)
+{
+	struct ktls_hs_ticket_keys *k;
+
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return NULL;
+	refcount_set(&k->ref, 1);
+	spin_lock_init(&k->lock);
+	INIT_LIST_HEAD(&k->node);
+	k->net = net;
+	k->uid = uid;
+	k->group = group;
+	k->period_s = period_s;
+	ktls_hs_ticket_key_new(&k->cur, 0, ktls_hs_ticket_now_ms());
+	return k;
+}
+
+/* A group of the list with a reference taken; the list's lock held. */
+static struct ktls_hs_ticket_keys *ktls_hs_ticket_group_find(struct net *net,
+							     kuid_t uid,
+							     u32 group)
+{
+	struct ktls_hs_ticket_keys *k;
+
+	list_for_each_entry(k, &ktls_hs_ticket_groups, node)
+		if (k->net == net && uid_eq(k->uid, uid) && k->group == group &&
+		    refcount_inc_not_zero(&k->ref))
+			return k;
+	return NULL;
+}
+
+/**
+ * ktls_hs_ticket_keys_get() - the key group a listener asks for
+ * @net:	the listener's network namespace
+ * @uid:	the user configuring it
+ * @group:	0 for keys of its own, else the group to share
+ * @rotate_s:	rotation period, 1..KTLS_HS_TICKET_LIFETIME_MAX seconds
+ *
+ * Process context.  The namespace is a key of the group, not held: every
+ * holder is a socket of that namespace, which holds it.
+ * Return: the group, referenced, or an ERR_PTR: -EBUSY when the group
+ * exists with another rotation period, -ENOMEM.
+ */
+struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_get(struct net *net,
+						    kuid_t uid, u32 group,
+						    u32 rotate_s)
+{
+	struct ktls_hs_ticket_keys *k, *found;
+
+	if (!group) {
+		k = ktls_hs_ticket_keys_alloc(net, uid, 0, rotate_s);
+		return k ? k : ERR_PTR(-ENOMEM);
+	}
+	spin_lock_bh(&ktls_hs_ticket_groups_lock);
+	found = ktls_hs_ticket_group_find(net, uid, group);
+	spin_unlock_bh(&ktls_hs_ticket_groups_lock);
+	if (!found) {
+		k = ktls_hs_ticket_keys_alloc(net, uid, group, rotate_s);
+		if (!k)
+			return ERR_PTR(-ENOMEM);
+		spin_lock_bh(&ktls_hs_ticket_groups_lock);
+		/* Someone may have made it meanwhile. */
+		found = ktls_hs_ticket_group_find(net, uid, group);
+		if (!found)
+			list_add(&k->node, &ktls_hs_ticket_groups);
+		spin_unlock_bh(&ktls_hs_ticket_groups_lock);
+		if (!found)
+			return k;
+		kfree_sensitive(k);
+	}
+	if (found->period_s != rotate_s) {
+		ktls_hs_ticket_keys_put(found);
+		return ERR_PTR(-EBUSY);
+	}
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_keys_get);
+
+/* Another reference, for a copy of the settings that hold @k. */
+void ktls_hs_ticket_keys_hold(struct ktls_hs_ticket_keys *k)
+{
+	refcount_inc(&k->ref);
+}
+
+/*
+ * Any context; the keys are wiped as they go.  A group at zero stays on
+ * the list until it is taken off here, but ktls_hs_ticket_group_find()
+ * no longer takes it.
+ */
+void ktls_hs_ticket_keys_put(struct ktls_hs_ticket_keys *k)
+{
+	if (!k || !refcount_dec_and_test(&k->ref))
+		return;
+	spin_lock_bh(&ktls_hs_ticket_groups_lock);
+	list_del(&k->node);
+	spin_unlock_bh(&ktls_hs_ticket_groups_lock);
+	kfree_sensitive(k);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_keys_put);
