@@ -265,6 +265,19 @@ static void ktls_fb_checksum(struct sk_buff *nskb)
 }
 
 /*
+ * skb_copy() took the "plaintext for the device" mark along; the copy is
+ * ciphertext.  Left on, it would reach a local receiver (veth, loopback)
+ * whose RX offload then takes the ciphertext for what its device
+ * decrypted.
+ */
+static void ktls_fb_mark_encrypted(struct sk_buff *nskb)
+{
+#ifdef CONFIG_SKB_DECRYPTED
+	nskb->decrypted = 0;
+#endif
+}
+
+/*
  * Replace @skb (consumed either way) by a linear copy whose payload is
  * encrypted.  Returns the copy, @skb itself if it carries no record
  * bytes, or NULL (dropped: TCP retransmits).
@@ -297,6 +310,7 @@ static struct sk_buff *ktls_fb_skb(struct sock *sk, struct sk_buff *skb)
 		nskb = NULL;
 		goto out_req;
 	}
+	ktls_fb_mark_encrypted(nskb);
 	ktls_fb_take_owner(nskb, skb);
 	ktls_fb_checksum(nskb);
 	/* validate_xmit_skb_list() takes ->prev as the list's last skb. */
