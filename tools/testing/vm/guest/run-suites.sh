@@ -15,6 +15,7 @@
 #   KTLS_KSFT_DIR    tools/testing/selftests of the kernel source
 #   KTLS_UPSTREAM    the built upstream tls.c binary
 #   KTLS_UPSTREAM_PIECES  the variants of tls.c, one harness process each
+#   KTLS_SELFTESTS  if set, only the selftests whose path matches it (grep -E)
 #   KTLS_SIM_KO  the simulated offload NIC, empty if the kernel has no
 #                CONFIG_TLS_DEVICE
 
@@ -99,6 +100,8 @@ run_selftests() {
 		tests=$(cat "$KTLS_KSFT_OUT/tests.list")
 		[ -n "$KTLS_SIM_KO" ] ||
 			tests=$(grep -v '/sim_offload[a-z_]*\.sh$' <<< "$tests")
+		[ -z "$KTLS_SELFTESTS" ] ||
+			tests=$(grep -E -- "$KTLS_SELFTESTS" <<< "$tests")
 		# shellcheck disable=SC2086
 		run_many $tests >> "$logfile"
 	)
