@@ -543,62 +543,126 @@ static void ktls_device_fill_rx(struct ktls_ctx *ctx)
 	put_unaligned_be64(c->seq, ctx->base.rx.rec_seq);
 }
 
-/*
- * TLS 1.3 is offered too (upstream offers 1.2 only): the driver reads
- * the version from the crypto info and refuses what it does not do.
- */
-int ktls_device_rx_start(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
+/* RX is on the device: the socket counts as offloaded from here on. */
+static void ktls_device_rx_on(struct sock *sk, struct ktls_ctx *ctx)
 {
-	struct net_device *netdev, *dev;
-	struct ktls_rx_offload *rxo;
-	int err;
+	ctx->base.rx_conf = TLS_HW;
+	WRITE_ONCE(ctx->rx_conf, KTLS_CONF_HW);
+	ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
+	ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE);
+	ktls_stat_inc(sk, KTLS_STAT_CURR_RX_DEVICE);
+}
 
-	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
-		return -EOPNOTSUPP;
-	netdev = ktls_device_of(sk);
-	if (!netdev)
-		return -ENODEV;
-	err = -EOPNOTSUPP;
-	if (!(netdev->features & NETIF_F_HW_TLS_RX) || !netdev->tlsdev_ops)
-		goto err_put;
+/*
+ * The driver has not taken the keys: RX stays in software.  Socket
+ * locked.  A socket closed meanwhile keeps its state for the destructor.
+ */
+static void ktls_device_rx_drop(struct ktls_ctx *ctx)
+{
+	if (ctx->closed)
+		return;
+	ktls_device_rx_free(ctx->base.priv_ctx_rx);
+	ctx->base.priv_ctx_rx = NULL;
+	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
+	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
+}
+
+/*
+ * RX moves to the device while the socket goes on in software.  Its RX
+ * offload state is in place, under the socket lock, before the driver
+ * has the keys, so whatever the device marks decrypted from then on is
+ * taken as such.  The device is told the record the socket frames next
+ * and its number; records that passed it before it had the keys come up
+ * as ciphertext, are decrypted in software, and the device finds the
+ * stream after them as after a loss, by a resync.  A key update on the
+ * way is caught like any other (the offload state goes stale).
+ *
+ * TLS 1.3 is offered too (upstream offers 1.2 only): the driver reads the
+ * version from the crypto info and refuses what it does not do.
+ */
+static void ktls_device_rx_install_work(struct work_struct *work)
+{
+	struct ktls_device_install *inst =
+		container_of(work, struct ktls_device_install, work);
+	struct net_device *netdev = inst->netdev;
+	struct sock *sk = inst->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx_offload *rxo;
+	int err = -ESTALE;
+	u32 seq;
+
+	lock_sock(sk);
+	if (ctx->closed)
+		goto out_unlock;
 	err = -ENOMEM;
 	rxo = ktls_device_rx_alloc(ctx);
 	if (!rxo)
-		goto err_put;
+		goto out_unlock;
 	ktls_device_fill_rx(ctx);
-	ktls_device_own(sk, ctx);
+	seq = ktls_rx_next_seq(sk);
+	ctx->base.priv_ctx_rx = rxo;
+	release_sock(sk);
 
 	down_read(&ktls_device_rwsem);
 	/* A device that went down takes no new sockets. */
 	err = -ENETDOWN;
-	if (!(netdev->flags & IFF_UP))
-		goto err_unlock;
-	err = ktls_device_claim(ctx, netdev, KTLS_DEV_RX);
-	netdev = NULL;	/* the claim took our reference */
-	if (err)
-		goto err_unlock;
-	/* Drivers set their state and resync mode in it from tls_dev_add(). */
-	ctx->base.priv_ctx_rx = rxo;
-	dev = rcu_dereference_protected(ctx->base.netdev, true);
-	err = dev->tlsdev_ops->tls_dev_add(dev, sk, TLS_OFFLOAD_CTX_DIR_RX,
-					   &ctx->base.crypto_recv.info, seq);
-	if (err)
-		goto err_unclaim;
-	ctx->base.rx_conf = TLS_HW;
-	up_read(&ktls_device_rwsem);
-	return 0;
+	if (netdev->flags & IFF_UP) {
+		err = ktls_device_claim(ctx, netdev, KTLS_DEV_RX);
+		netdev = NULL;	/* the claim took our reference */
+	}
+	if (!err) {
+		struct net_device *dev;
 
-err_unclaim:
-	ctx->base.priv_ctx_rx = NULL;
-	ktls_device_unclaim(ctx, KTLS_DEV_RX);
-err_unlock:
+		/* Drivers set their state and resync mode in rxo from here. */
+		dev = rcu_dereference_protected(ctx->base.netdev, true);
+		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
+						   TLS_OFFLOAD_CTX_DIR_RX,
+						   &ctx->base.crypto_recv.info,
+						   seq);
+		if (err)
+			ktls_device_unclaim(ctx, KTLS_DEV_RX);
+	}
 	up_read(&ktls_device_rwsem);
-	ktls_device_rx_free(rxo);
-	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
-	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
+
+	lock_sock(sk);
+	if (err)
+		ktls_device_rx_drop(ctx);
+	else if (!ctx->closed)
+		ktls_device_rx_on(sk, ctx);
+out_unlock:
+	release_sock(sk);
+	dev_put(netdev);
+	/* May be the last reference: the destructor then frees the rest. */
+	sock_put(sk);
+	kfree(inst);
+}
+
+void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct ktls_device_install *inst;
+	struct net_device *netdev;
+
+	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
+		return;
+	netdev = ktls_device_of(sk);
+	if (!netdev)
+		return;
+	if (!(netdev->features & NETIF_F_HW_TLS_RX) || !netdev->tlsdev_ops ||
+	    !(netdev->flags & IFF_UP))
+		goto err_put;
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	if (!inst)
+		goto err_put;
+	ktls_device_own(sk, ctx);
+	sock_hold(sk);
+	inst->sk = sk;
+	inst->netdev = netdev;
+	INIT_WORK(&inst->work, ktls_device_rx_install_work);
+	queue_work(ktls_device_wq, &inst->work);
+	return;
+
 err_put:
 	dev_put(netdev);
-	return err;
 }
 
 /*

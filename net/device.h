@@ -110,12 +110,12 @@ void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx);
 void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
 			u64 rec_sn);
 /*
- * Offer the RX keys just installed to the route's device, which starts
- * with the record at TCP sequence @seq.  Socket locked, process context,
- * nothing decrypted under the keys yet.  0: RX is offloaded; otherwise an
- * errno and the socket stays in software.
+ * RX keys were just installed and the socket runs in software: if the
+ * route's device can take them, queue their installation there; RX moves
+ * to the device once the driver has them.  Socket locked, process
+ * context.
  */
-int ktls_device_rx_start(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
+void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx);
 /*
  * Tell the device that the record at TCP sequence @seq is numbered
  * @rec_sn (tls_dev_resync).  Any context, socket owned or in softirq.
@@ -159,10 +159,8 @@ static inline void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx,
 {
 }
 
-static inline int ktls_device_rx_start(struct sock *sk, struct ktls_ctx *ctx,
-				       u32 seq)
+static inline void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
 {
-	return -EOPNOTSUPP;
 }
 
 static inline void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx,

@@ -173,24 +173,21 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 		goto err_clear;
 
 	/*
-	 * TX starts in software at once; a device that can take the keys
-	 * gets them off the syscall path, and the socket moves to it at a
-	 * record boundary once it has them (device.c).  RX is offered to
-	 * the device from the record it frames first on.
+	 * Both directions start in software at once; a device that can
+	 * take the keys gets them off the syscall path, and the direction
+	 * moves to it once it has them (device.c): TX at a record boundary,
+	 * RX from the next record the device sees whole.
 	 */
 	if (tx) {
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_TX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
 		ktls_device_tx_offer(sk, ctx);
-	} else if (!ktls_device_rx_start(sk, ctx, ktls_rx_next_seq(sk))) {
-		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_HW);
-		ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE);
-		ktls_stat_inc(sk, KTLS_STAT_CURR_RX_DEVICE);
 	} else {
 		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_RX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_RX_SW);
+		ktls_device_rx_offer(sk, ctx);
 	}
 	return 0;
 
