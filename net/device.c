@@ -209,16 +209,22 @@ static void ktls_device_fill_prot(struct ktls_ctx *ctx)
 	pi->tail_size = prot->tail_len;
 }
 
-/* The fields of the kernel's context drivers read, from our TX keys. */
-static void ktls_device_fill_base(struct ktls_ctx *ctx)
+/*
+ * The fields of the kernel's context drivers read, from our keys of
+ * direction @dir as they stand now.
+ */
+static void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 {
+	bool tx = dir == TLS_OFFLOAD_CTX_DIR_TX;
 	const struct ktls_cipher *cs = ctx->prot.cipher;
-	const struct ktls_crypto *c = &ctx->tx_crypto;
+	const struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
+	struct cipher_context *cc = tx ? &ctx->base.tx : &ctx->base.rx;
 
 	ktls_device_fill_prot(ctx);
-	memcpy(&ctx->base.crypto_send, &c->info, cs->info_len);
-	memcpy(ctx->base.tx.iv, c->iv, cs->salt_len + cs->iv_len);
-	put_unaligned_be64(c->seq, ctx->base.tx.rec_seq);
+	memcpy(tx ? &ctx->base.crypto_send : &ctx->base.crypto_recv, &c->info,
+	       cs->info_len);
+	memcpy(cc->iv, c->iv, cs->salt_len + cs->iv_len);
+	put_unaligned_be64(c->seq, cc->rec_seq);
 }
 
 /*
@@ -378,7 +384,7 @@ void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
 		goto err_inst;
 
 	/* Nothing was sent under the keys yet: these are exact. */
-	ktls_device_fill_base(ctx);
+	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_TX);
 	/*
 	 * The fallback's transform is set up here, not in the work: its
 	 * first allocation may build the algorithm, which the software
@@ -531,18 +537,6 @@ void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
 	queue_work(ktls_device_wq, &lv->work);
 }
 
-/* The fields of the kernel's context drivers read, from our RX keys. */
-static void ktls_device_fill_rx(struct ktls_ctx *ctx)
-{
-	const struct ktls_cipher *cs = ctx->prot.cipher;
-	const struct ktls_crypto *c = &ctx->rx_crypto;
-
-	ktls_device_fill_prot(ctx);
-	memcpy(&ctx->base.crypto_recv, &c->info, cs->info_len);
-	memcpy(ctx->base.rx.iv, c->iv, cs->salt_len + cs->iv_len);
-	put_unaligned_be64(c->seq, ctx->base.rx.rec_seq);
-}
-
 /* RX is on the device: the socket counts as offloaded from here on. */
 static void ktls_device_rx_on(struct sock *sk, struct ktls_ctx *ctx)
 {
@@ -598,7 +592,7 @@ static void ktls_device_rx_install_work(struct work_struct *work)
 	rxo = ktls_device_rx_alloc(ctx);
 	if (!rxo)
 		goto out_unlock;
-	ktls_device_fill_rx(ctx);
+	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_RX);
 	seq = ktls_rx_next_seq(sk);
 	ctx->base.priv_ctx_rx = rxo;
 	release_sock(sk);
