@@ -6,14 +6,15 @@
 # checked byte for byte at the other end (by kTLS, or by OpenSSL opening
 # the records itself), the device's counters showing it encrypted on one
 # end and decrypted on the other; and a TLS 1.3 key update half-way
-# through a stream the device carries (sim_lib.sh has the setup and
-# checks).
+# through a stream the device carries; sendfile() with
+# TLS_TX_ZEROCOPY_RO, whose device records are the file's pages, under
+# loss and reordering (sim_lib.sh has the setup and checks).
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/sim_lib.sh"
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 13
 echo "# TLS provider: $PROVIDER"
 
 # 1-4: send() of 400 KB in pieces of up to 6000 bytes: records fit in a
@@ -102,5 +103,23 @@ for mode in send sendfile; do
 		ktap_test_pass "$name ($(counters))"
 	fi
 done
+
+# 12-13: sendfile() with TLS_TX_ZEROCOPY_RO: the device's records borrow
+#        the file's pages instead of copying them, and every 11th frame
+#        lost and every 5th pair swapped make the device and the
+#        retransmissions read them again.
+echo 11 > "$DBG1/drop"; echo 5 > "$DBG1/reorder"
+for v in 12 13; do
+	snap
+	xfer "$A2" -v $v -n 1048576 -s 65536 -- -v $v -n 1048576 -s 65536 -f -z
+	rc=$?
+	delta
+	if [ $rc = 0 ] && { [ "$D_DROP" = 0 ] || [ "$D_REORD" = 0 ]; }; then
+		ktap_test_fail "sendfile TLS_TX_ZEROCOPY_RO TLS 1.${v#1}: nothing was dropped or reordered"
+	else
+		check "sendfile TLS_TX_ZEROCOPY_RO TLS 1.${v#1} with loss and reordering" $v $rc
+	fi
+done
+knobs 0
 
 ktap_finished

@@ -52,6 +52,7 @@ struct opts {
 	const char *mark;	/* send: created half-way through */
 	bool rekey;		/* send: TLS 1.3 key update half-way */
 	bool reset;		/* close with a reset, not a FIN */
+	bool zc_ro;		/* send: TLS_TX_ZEROCOPY_RO */
 };
 
 /* RFC 8446 4.6.3, update_not_requested: the handshake record's payload. */
@@ -233,6 +234,11 @@ static int do_send(const struct opts *o)
 	set_reset(fd, o);
 	if (set_key(fd, TLS_TX, o, &us))
 		return 2;
+	if (o->zc_ro && setsockopt(fd, SOL_TLS, TLS_TX_ZEROCOPY_RO, &one,
+				   sizeof(one))) {
+		perror("TLS_TX_ZEROCOPY_RO");
+		return 2;
+	}
 
 	buf = malloc(o->chunk);
 	if (!buf)
@@ -414,7 +420,7 @@ static void usage(void)
 		"sim_peer send|recv -a ADDR -p PORT [-v 12|13] [-c 128|256]\n"
 		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)] [-r (raw)]\n"
 		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n"
-		"       [-R (reset on close)]\n");
+		"       [-R (reset on close)] [-z (TLS_TX_ZEROCOPY_RO)]\n");
 	exit(2);
 }
 
@@ -431,7 +437,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:kR")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:kRz")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -475,6 +481,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			o.reset = true;
+			break;
+		case 'z':
+			o.zc_ro = true;
 			break;
 		default:
 			usage();
