@@ -15,6 +15,8 @@
 #   KTLS_KSFT_DIR    tools/testing/selftests of the kernel source
 #   KTLS_UPSTREAM    the built upstream tls.c binary
 #   KTLS_UPSTREAM_PIECES  the variants of tls.c, one harness process each
+#   KTLS_ABI_DRIVERS  set where the kernel has the distro's offload drivers
+#                (bonding.ko, nfp.ko) that offload_abi.sh loads
 #   KTLS_SELFTESTS  if set, only the selftests whose path matches it (grep -E)
 #   KTLS_SIM_KO  the simulated offload NIC, empty if the kernel has no
 #                CONFIG_TLS_DEVICE
@@ -100,6 +102,8 @@ run_selftests() {
 		tests=$(cat "$KTLS_KSFT_OUT/tests.list")
 		[ -n "$KTLS_SIM_KO" ] ||
 			tests=$(grep -v '/sim_offload[a-z_]*\.sh$' <<< "$tests")
+		[ -n "$KTLS_ABI_DRIVERS" ] ||
+			tests=$(grep -v '/offload_abi\.sh$' <<< "$tests")
 		[ -z "$KTLS_SELFTESTS" ] ||
 			tests=$(grep -E -- "$KTLS_SELFTESTS" <<< "$tests")
 		# shellcheck disable=SC2086
