@@ -8,7 +8,8 @@
 # Environment (all set by the host runner):
 #   KTLS_REPORT  report directory (shared read-write with the host)
 #   KTLS_TLS     "ours" (ktls_hs.ko) or "intree" (the kernel's tls.ko)
-#   KTLS_SUITES  comma-separated: kunit, selftests, upstream, install, interop
+#   KTLS_SUITES  comma-separated: kunit, selftests, upstream,
+#                upstream-offload, install, interop
 #   KTLS_MODDIR  where ktls_hs.ko and ktls_hs_kunit.ko were built
 #   KTLS_KSFT    our kselftest directory (sources, lib.mk Makefile)
 #   KTLS_KSFT_OUT    its build output
@@ -19,7 +20,7 @@
 #                (bonding.ko, nfp.ko) that offload_abi.sh loads
 #   KTLS_SELFTESTS  if set, only the selftests whose path matches it (grep -E)
 #   KTLS_SIM_KO  the simulated offload NIC, empty if the kernel has no
-#                CONFIG_TLS_DEVICE
+#                CONFIG_TLS_DEVICE (and then upstream-offload is not asked)
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -157,10 +158,15 @@ run_upstream() {
 		xargs -P "$(nproc)" -L 1 bash -c 'run_upstream_piece "$@"' _
 }
 
+# The same pieces with the simulated offload NIC in the path.
+run_upstream_offload() {
+	"$(dirname "${BASH_SOURCE[0]}")/upstream-offload.sh"
+}
+
 for s in ${KTLS_SUITES//,/ }; do
 	say "suite $s: start"
 	start=$SECONDS
-	"run_$s"
+	"run_${s//-/_}"
 	say "suite $s: done in $((SECONDS - start))s"
 done
 
