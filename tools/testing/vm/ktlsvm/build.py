@@ -19,6 +19,15 @@ def has_tls_device(kernel):
     return "CONFIG_TLS_DEVICE=y" in (kernel.kdir / ".config").read_text()
 
 
+def sim_routable(kernel):
+    """The upstream-offload suite routes tls.c's connections to its own
+    host out of the simulated NIC with policy rules ahead of the local
+    table: it needs the NIC and policy routing for IPv4 and IPv6."""
+    config = (kernel.kdir / ".config").read_text()
+    return has_tls_device(kernel) and all(
+        f"CONFIG_{o}=y" in config for o in ("IP_MULTIPLE_TABLES", "IPV6_MULTIPLE_TABLES"))
+
+
 def module(kernel, extra=()):
     """Builds ktls_hs.ko (and the KUnit module where the kernel has KUnit)
     in out/build/<kernel>: 6.12 kbuild cannot put one source tree's
