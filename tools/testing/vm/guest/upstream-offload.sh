@@ -21,7 +21,7 @@
 # the device encrypted and decrypted records, the counters grew while
 # the pieces ran (upstream-offload.counters holds a sample every 10 s).
 #
-# Environment: KTLS_REPORT, KTLS_UPSTREAM, KTLS_UPSTREAM_PIECES,
+# Environment: KTLS_REPORT, KTLS_UPSTREAM, KTLS_UPSTREAM_OFFLOAD_PIECES,
 # KTLS_SIM_KO, KTLS_KSFT_OUT (sim_redirect.so), as run-suites.sh has them.
 
 set -u
@@ -154,7 +154,7 @@ result "$([ $? = 0 ] && echo ok)" "this host's traffic to the pair's addresses l
 sampler=$!
 export -f piece
 export R NS A2 B2 KTLS_UPSTREAM KTLS_KSFT_OUT
-awk '{ print NR - 1, $1 }' "$KTLS_UPSTREAM_PIECES" |
+awk '{ print NR - 1, $1 }' "$KTLS_UPSTREAM_OFFLOAD_PIECES" |
 	xargs -P "$(nproc)" -L 1 bash -c 'piece "$@"' _
 kill $sampler
 wait $sampler 2>/dev/null
