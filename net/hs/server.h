@@ -29,6 +29,7 @@ enum ktls_hs_state {
 	KTLS_HS_WAIT_FINISHED,
 	KTLS_HS12_WAIT_CKE,	/* TLS 1.2: after ServerHelloDone */
 	KTLS_HS12_WAIT_FINISHED, /* TLS 1.2: after ClientKeyExchange */
+	KTLS_HS12_WAIT_RESUMED,	/* TLS 1.2: after our Finished, resuming */
 	KTLS_HS_STATE_DONE,
 	KTLS_HS_STATE_FAILED,
 	KTLS_HS_STATE_FALLBACK,	/* the first hello left to userspace */
@@ -42,6 +43,7 @@ enum ktls_hs_state {
  * @client_random: the randoms, for the signature and the key block
  * @server_random:
  * @ems:	the extended master secret is used (RFC 7627)
+ * @ticket:	a NewSessionTicket goes out before our ChangeCipherSpec
  */
 struct ktls_hs12_state {
 	const struct ktls_hs12_suite *suite;
@@ -50,6 +52,7 @@ struct ktls_hs12_state {
 	u8 client_random[KTLS_HS_RANDOM_LEN];
 	u8 server_random[KTLS_HS_RANDOM_LEN];
 	bool ems;
+	bool ticket;
 };
 
 /**
@@ -131,6 +134,7 @@ int ktls_hs12_client_hello(struct ktls_hs *hs,
 int ktls_hs12_wait_client_key_exchange(struct ktls_hs *hs, const u8 *msg,
 				       size_t len);
 int ktls_hs12_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len);
+int ktls_hs12_wait_resumed(struct ktls_hs *hs, const u8 *msg, size_t len);
 /* Output bytes a TLS 1.2 handshake with @cert_len bytes of chain needs. */
 size_t ktls_hs12_out_len(size_t cert_len);
 

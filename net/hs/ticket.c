@@ -20,6 +20,9 @@
  * A new layout takes a new format byte; tickets of an old one are
  * refused and the client does a full handshake.  Allocation-free:
  * tickets are sealed and opened in softirq, inside the handshake.
+ *
+ * Both versions bind a ticket the same way, to the identity and the
+ * server_name of its session, here.
  */
 #include <linux/errno.h>
 #include <linux/random.h>
@@ -29,8 +32,10 @@
 #include <kunit/visibility.h>
 
 #include <ktls_hs/aead_lib.h>
+#include <ktls_hs/identity.h>
 #include <ktls_hs/kdf.h>
 
+#include "codec.h"
 #include "ticket.h"
 #include "ticket_priv.h"
 
@@ -204,3 +209,41 @@ int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_open);
+
+static int ktls_hs_ticket_id_digest(const struct ktls_identity *id, u8 *out)
+{
+	return ktls_hash_digest(KTLS_HASH_SHA256, id->certs[0].der,
+				id->certs[0].len, out,
+				KTLS_HS_TICKET_DIGEST_LEN);
+}
+
+int ktls_hs_ticket_issue(struct ktls_hs_ticket_keys *k,
+			 struct ktls_hs_ticket_state *st,
+			 const struct ktls_identity *id, const char *sni,
+			 u8 *out, size_t cap)
+{
+	int err;
+
+	st->sni_len = strnlen(sni, KTLS_HS_TICKET_SNI_MAX);
+	memcpy(st->sni, sni, st->sni_len);
+	err = ktls_hs_ticket_id_digest(id, st->id_digest);
+	if (err)
+		return err;
+	return ktls_hs_ticket_seal(k, st->created_ms, st, out, cap);
+}
+
+bool ktls_hs_ticket_bound(const struct ktls_hs_ticket_state *st,
+			  const struct ktls_identity *id,
+			  const struct ktls_hs_client_hello *ch)
+{
+	u8 digest[KTLS_HS_TICKET_DIGEST_LEN];
+	size_t sni_len = 0;
+
+	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME))
+		sni_len = ch->server_name.len;
+	if (st->sni_len != sni_len ||
+	    memcmp(st->sni, ch->server_name.data, sni_len))
+		return false;
+	return !ktls_hs_ticket_id_digest(id, digest) &&
+	       !memcmp(digest, st->id_digest, sizeof(digest));
+}

@@ -18,6 +18,8 @@
 
 #include <ktls_hs/kdf.h>
 
+struct ktls_hs_client_hello;
+struct ktls_identity;
 struct net;
 
 #define KTLS_HS_TICKET_SECRET_LEN	32
@@ -108,5 +110,23 @@ int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
 int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
 			const u8 *in, size_t len,
 			struct ktls_hs_ticket_state *st);
+
+/*
+ * Bind @st to the session's identity @id (the SHA-256 of its leaf
+ * certificate) and the client's server name @sni ("" if none), then
+ * seal it as ktls_hs_ticket_seal() does, at @st->created_ms.  Returns
+ * the ticket's length or an errno.
+ */
+int ktls_hs_ticket_issue(struct ktls_hs_ticket_keys *k,
+			 struct ktls_hs_ticket_state *st,
+			 const struct ktls_identity *id, const char *sni,
+			 u8 *out, size_t cap);
+/*
+ * Whether the session in @st was bound to @id, the identity the
+ * ClientHello @ch picked again, and to the server_name @ch sends now.
+ */
+bool ktls_hs_ticket_bound(const struct ktls_hs_ticket_state *st,
+			  const struct ktls_identity *id,
+			  const struct ktls_hs_client_hello *ch);
 
 #endif /* _KTLS_HS_TICKET_H */

@@ -18,6 +18,8 @@
 #include "codec.h"
 #include "engine.h"
 
+struct ktls_identity;
+
 /* ServerKeyExchange: curve_type named_curve (RFC 8422 5.4) */
 #define KTLS_HS12_NAMED_CURVE		3
 /* ec_point_formats: uncompressed, the only one (RFC 8422 5.1.2) */
@@ -53,6 +55,8 @@ struct ktls_hs12_suite {
  * @ec_point_formats: uncompressed only (RFC 8422 5.2)
  * @sni_ack:	an empty server_name (RFC 6066 3)
  * @alpn:	the one protocol chosen (RFC 7301), or NULL
+ * @session_ticket: an empty session_ticket: a NewSessionTicket follows
+ *		(RFC 5077 3.2)
  */
 struct ktls_hs12_sh_exts {
 	bool reneg;
@@ -60,11 +64,16 @@ struct ktls_hs12_sh_exts {
 	bool ec_point_formats;
 	bool sni_ack;
 	const struct ktls_hs_vec *alpn;
+	bool session_ticket;
 };
 
-/* tls12_msgs.c: builders and parsers, as codec.h describes them */
+/*
+ * tls12_msgs.c: builders and parsers, as codec.h describes them.  The
+ * ServerHello carries @session_id, or an empty one if NULL.
+ */
 int ktls_hs12_build_server_hello(struct ktls_hs_buf *b,
 				 const u8 random[KTLS_HS_RANDOM_LEN],
+				 const struct ktls_hs_vec *session_id,
 				 u16 suite,
 				 const struct ktls_hs12_sh_exts *exts);
 /*
@@ -81,12 +90,47 @@ int ktls_hs12_build_server_key_exchange(struct ktls_hs_buf *b,
 					size_t sig_len);
 int ktls_hs12_build_server_hello_done(struct ktls_hs_buf *b);
 /*
+ * NewSessionTicket of RFC 5077 3.3: the lifetime @hint in seconds and the
+ * ticket, 1..65535 bytes (else -EINVAL).
+ */
+int ktls_hs12_build_new_session_ticket(struct ktls_hs_buf *b, u32 hint,
+				       const u8 *ticket, size_t len);
+/*
  * ClientKeyExchange of ECDHE (RFC 8422 5.7): the client's point, 1..255
  * bytes, filling the message exactly (else decode_error; another
  * message: unexpected_message).
  */
 int ktls_hs12_parse_client_key_exchange(const u8 *msg, size_t len,
 					struct ktls_hs_vec *point);
+
+/**
+ * struct ktls_hs12_resumption - the session a ClientHello's ticket resumes
+ * @suite:	its suite; NULL: no session is resumed
+ * @master:	its master secret
+ */
+struct ktls_hs12_resumption {
+	const struct ktls_hs12_suite *suite;
+	u8 master[KTLS_TLS12_MASTER_SIZE];
+};
+
+/*
+ * tls12_ticket.c: the session @ch resumes under @cfg with the identity
+ * @id it picked, if any (RFC 5077 3.4, RFC 7627 5.3).  0, with
+ * @r->suite NULL for a full handshake; or the alert.
+ */
+int ktls_hs12_ticket_select(const struct ktls_hs_config *cfg,
+			    const struct ktls_hs_client_hello *ch,
+			    const struct ktls_identity *id,
+			    struct ktls_hs12_resumption *r);
+/*
+ * Append a NewSessionTicket to @b for the session of @master with
+ * @suite, its extended master secret use @ems, authenticated with @id
+ * for the client's @sni ("" if none).
+ */
+int ktls_hs12_ticket_new(const struct ktls_hs_config *cfg, u16 suite,
+			 const u8 *master, bool ems,
+			 const struct ktls_identity *id, const char *sni,
+			 struct ktls_hs_buf *b);
 
 /*
  * tls12_server.c: the record-layer keys of a TLS 1.2 session (RFC 5246
@@ -105,9 +149,10 @@ const struct ktls_hs12_suite *ktls_hs12_suite_find(u16 id);
  * Output bytes a TLS 1.2 exchange needs besides the Certificate message:
  * ServerHello (at most ~330 bytes, with a 255-byte ALPN name),
  * ServerKeyExchange (~150), ServerHelloDone, then ChangeCipherSpec and
- * our protected Finished (~50).  Less than a 1.3 exchange needs besides
- * its (longer) Certificate, so 1.2 never makes an identity too large
- * for the pool that 1.3 fits.
+ * our protected Finished (~50); and a NewSessionTicket, of which 1.3
+ * sends a larger one.  Less than a 1.3 exchange needs besides its
+ * (longer) Certificate, so 1.2 never makes an identity too large for
+ * the pool that 1.3 fits.
  */
 #define KTLS_HS12_OUT_EXTRA	640
 

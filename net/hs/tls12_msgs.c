@@ -20,26 +20,35 @@ static size_t ktls_hs12_ext_open(struct ktls_wr *w, u16 type)
 static bool ktls_hs12_has_exts(const struct ktls_hs12_sh_exts *e)
 {
 	return e->reneg || e->ems || e->ec_point_formats || e->sni_ack ||
-	       e->alpn;
+	       e->alpn || e->session_ticket;
 }
 
 int ktls_hs12_build_server_hello(struct ktls_hs_buf *b,
 				 const u8 random[KTLS_HS_RANDOM_LEN],
+				 const struct ktls_hs_vec *session_id,
 				 u16 suite,
 				 const struct ktls_hs12_sh_exts *e)
 {
-	size_t msg, exts, ext, list, name;
+	size_t msg, exts, ext, list, name, sid;
 	struct ktls_wr w;
 
-	if (e->alpn && (!e->alpn->len || e->alpn->len > KTLS_HS_MAX_ALPN_LEN))
+	if ((e->alpn && (!e->alpn->len ||
+			 e->alpn->len > KTLS_HS_MAX_ALPN_LEN)) ||
+	    (session_id && session_id->len > KTLS_HS_SESSION_ID_MAX))
 		return -EINVAL;
 
 	ktls_wr_init(&w, b);
 	msg = ktls_wr_msg_open(&w, KTLS_HS_SERVER_HELLO);
 	ktls_wr_u16(&w, KTLS_VERSION_TLS12);
 	ktls_wr_bytes(&w, random, KTLS_HS_RANDOM_LEN);
-	/* An empty session id: the session cannot be resumed by id. */
-	ktls_wr_u8(&w, 0);
+	/*
+	 * Empty in a full handshake: no session is ever resumed by id.  A
+	 * resumption from a ticket echoes the client's (RFC 5077 3.4).
+	 */
+	sid = ktls_wr_open(&w, 1);
+	if (session_id)
+		ktls_wr_bytes(&w, session_id->data, session_id->len);
+	ktls_wr_close(&w, sid, 1);
 	ktls_wr_u16(&w, suite);
 	ktls_wr_u8(&w, 0);	/* compression_method: null */
 
@@ -75,6 +84,11 @@ int ktls_hs12_build_server_hello(struct ktls_hs_buf *b,
 	}
 	if (e->ems) {
 		ext = ktls_hs12_ext_open(&w, KTLS_EXT_EXTENDED_MASTER_SECRET);
+		ktls_wr_close(&w, ext, 2);
+	}
+	if (e->session_ticket) {
+		/* RFC 5077 3.2: empty, a NewSessionTicket will follow */
+		ext = ktls_hs12_ext_open(&w, KTLS_EXT_SESSION_TICKET);
 		ktls_wr_close(&w, ext, 2);
 	}
 	ktls_wr_close(&w, exts, 2);
@@ -131,6 +145,26 @@ int ktls_hs12_build_server_hello_done(struct ktls_hs_buf *b)
 	return ktls_wr_commit(&w);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_build_server_hello_done);
+
+int ktls_hs12_build_new_session_ticket(struct ktls_hs_buf *b, u32 hint,
+				       const u8 *ticket, size_t len)
+{
+	size_t msg, vec;
+	struct ktls_wr w;
+
+	/* RFC 5077 3.3: an empty ticket only takes back one announced. */
+	if (!len || len > U16_MAX)
+		return -EINVAL;
+	ktls_wr_init(&w, b);
+	msg = ktls_wr_msg_open(&w, KTLS_HS_NEW_SESSION_TICKET);
+	ktls_wr_u32(&w, hint);
+	vec = ktls_wr_open(&w, 2);
+	ktls_wr_bytes(&w, ticket, len);
+	ktls_wr_close(&w, vec, 2);
+	ktls_wr_close(&w, msg, 3);
+	return ktls_wr_commit(&w);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_build_new_session_ticket);
 
 int ktls_hs12_parse_client_key_exchange(const u8 *msg, size_t len,
 					struct ktls_hs_vec *point)

@@ -10,15 +10,21 @@
  *	(WAIT_CH)	   ClientHello	     ServerHello, Certificate,
  *					     ServerKeyExchange,
  *					     ServerHelloDone -> HS12_WAIT_CKE
+ *			   ...with a ticket  ServerHello,
+ *			   that resumes	     ChangeCipherSpec,
+ *					     Finished	 -> HS12_WAIT_RESUMED
  *	HS12_WAIT_CKE	   ClientKeyExchange keys	     -> HS12_WAIT_FINISHED
  *	(records)	   ChangeCipherSpec  client key on
- *	HS12_WAIT_FINISHED Finished	     ChangeCipherSpec,
+ *	HS12_WAIT_FINISHED Finished	     [NewSessionTicket],
+ *					     ChangeCipherSpec,
  *					     Finished	     -> DONE
+ *	HS12_WAIT_RESUMED  Finished			     -> DONE
  *
- * No session ids, tickets or renegotiation: every handshake is a full
- * one and the only one on its connection; a ClientHello after it is
- * refused by the record layer.  No RSA key exchange, no CBC, no
- * compression: what is not offered here cannot be negotiated.
+ * Sessions resume from session tickets only (RFC 5077, tls12_ticket.c),
+ * never by session id, and there is no renegotiation: a handshake is
+ * the only one on its connection, and a ClientHello after it is refused
+ * by the record layer.  No RSA key exchange, no CBC, no compression:
+ * what is not offered here cannot be negotiated.
  */
 #include <crypto/utils.h>
 #include <linux/errno.h>
@@ -77,8 +83,12 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_suite_find);
 
 size_t ktls_hs12_out_len(size_t cert_len)
 {
-	/* All in plaintext records but the Finished, within the extra. */
-	return ktls_hs_tx_framed_len(cert_len + KTLS_HS12_OUT_EXTRA, false) +
+	/*
+	 * All in plaintext records but the Finished, within the extra; a
+	 * 1.3 NewSessionTicket bounds ours.
+	 */
+	return ktls_hs_tx_framed_len(cert_len + KTLS_HS12_OUT_EXTRA +
+				     KTLS_HS_NST_MAX, false) +
 	       KTLS_HS_ALERT_ROOM;
 }
 
@@ -230,6 +240,7 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 	hs->tls12.suite = c->suite;
 	hs->tls12.group = c->group;
 	hs->tls12.ems = c->exts.ems;
+	hs->tls12.ticket = c->exts.session_ticket;
 	memcpy(hs->tls12.client_random, ch->random, KTLS_HS_RANDOM_LEN);
 	hs->hash_len = ktls_hash_size(c->suite->hash);
 	hs->id = c->id;
@@ -297,22 +308,39 @@ static int ktls_hs12_add_key_exchange(struct ktls_hs *hs, struct ktls_hs_buf *b)
 						   der, err);
 }
 
-/* ServerHello, Certificate, ServerKeyExchange, ServerHelloDone: one flight. */
-static int ktls_hs12_send_flight(struct ktls_hs *hs,
-				 const struct ktls_hs12_choice *c)
+/* Messages staged in @b: into the transcript, then into records. */
+static int ktls_hs12_send(struct ktls_hs *hs, const struct ktls_hs_buf *b)
+{
+	int err;
+
+	err = ktls_transcript_update(&hs->transcript, b->data, b->len);
+	if (!err)
+		err = ktls_hs_tx_commit(&hs->tx, b, KTLS_TYPE_HANDSHAKE);
+	return err;
+}
+
+static void ktls_hs12_server_random(struct ktls_hs *hs)
 {
 	u8 *random = hs->tls12.server_random;
-	struct ktls_hs_buf b;
-	int err;
 
 	get_random_bytes(random, KTLS_HS_RANDOM_LEN);
 	/* RFC 8446 4.1.3: tell a 1.3 client that it was talked down. */
 	if (ktls_hs_version_enabled(hs->cfg, KTLS_VERSION_TLS13))
 		memcpy(random + KTLS_HS_RANDOM_LEN - sizeof(ktls_hs12_downgrade),
 		       ktls_hs12_downgrade, sizeof(ktls_hs12_downgrade));
+}
 
+/* ServerHello, Certificate, ServerKeyExchange, ServerHelloDone: one flight. */
+static int ktls_hs12_send_flight(struct ktls_hs *hs,
+				 const struct ktls_hs12_choice *c)
+{
+	struct ktls_hs_buf b;
+	int err;
+
+	ktls_hs12_server_random(hs);
 	ktls_hs_tx_stage(&hs->tx, &b);
-	err = ktls_hs12_build_server_hello(&b, random, c->suite->id, &c->exts);
+	err = ktls_hs12_build_server_hello(&b, hs->tls12.server_random, NULL,
+					   c->suite->id, &c->exts);
 	if (!err)
 		err = ktls_hs_add_certificate(hs, &b, false);
 	if (!err)
@@ -320,30 +348,47 @@ static int ktls_hs12_send_flight(struct ktls_hs *hs,
 	if (!err)
 		err = ktls_hs12_build_server_hello_done(&b);
 	if (!err)
-		err = ktls_transcript_update(&hs->transcript, b.data, b.len);
-	if (!err)
-		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
+		err = ktls_hs12_send(hs, &b);
 	return err;
 }
+
+static int ktls_hs12_resume(struct ktls_hs *hs,
+			    const struct ktls_hs_client_hello *ch,
+			    struct ktls_hs12_choice *c,
+			    const struct ktls_hs12_resumption *r);
 
 int ktls_hs12_client_hello(struct ktls_hs *hs,
 			   const struct ktls_hs_client_hello *ch,
 			   const u8 *msg, size_t len)
 {
+	struct ktls_hs12_resumption r;
 	struct ktls_hs12_choice c;
 	int err;
 
 	err = ktls_hs12_negotiate(hs->cfg, ch, &c);
+	if (!err)
+		err = ktls_hs12_ticket_select(hs->cfg, ch, c.id, &r);
 	if (err)
 		return ktls_hs_refuse_hello(hs, err);
+	if (r.suite) {
+		/* The session's suite, whichever the client prefers now. */
+		c.suite = r.suite;
+	} else if (hs->cfg->tickets && c.exts.ems &&
+		   ktls_hs_ch_has(ch, KTLS_EXTB_SESSION_TICKET)) {
+		/* RFC 5077 3.2; sessions without EMS get none (RFC 7627 5.3) */
+		c.exts.session_ticket = true;
+	}
 	ktls_hs12_accept(hs, ch, &c);
 	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
 	if (!err)
 		err = ktls_transcript_update(&hs->transcript, msg, len);
-	if (!err)
+	if (!err && r.suite)
+		err = ktls_hs12_resume(hs, ch, &c, &r);
+	else if (!err)
 		err = ktls_hs12_send_flight(hs, &c);
-	if (!err)
+	if (!err && !r.suite)
 		hs->state = KTLS_HS12_WAIT_CKE;
+	memzero_explicit(&r, sizeof(r));
 	return err;
 }
 
@@ -503,10 +548,11 @@ static int ktls_hs12_verify_data(struct ktls_hs *hs, bool server,
 	return err;
 }
 
-int ktls_hs12_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len)
+/* The client's Finished, checked, then added to the transcript. */
+static int ktls_hs12_client_finished(struct ktls_hs *hs, const u8 *msg,
+				     size_t len)
 {
 	u8 vd[KTLS_TLS12_VERIFY_DATA_SIZE];
-	struct ktls_hs_buf b;
 	const u8 *got;
 	int err;
 
@@ -515,15 +561,25 @@ int ktls_hs12_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len)
 	if (err)
 		return err;
 	err = ktls_hs12_verify_data(hs, false, vd);
-	if (err)
-		goto out;
-	if (crypto_memneq(vd, got, sizeof(vd))) {
+	if (!err && crypto_memneq(vd, got, sizeof(vd)))
 		err = KTLS_ALERT_DECRYPT_ERROR;
-		goto out;
-	}
-	err = ktls_transcript_update(&hs->transcript, msg, len);
 	if (!err)
-		err = ktls_hs12_verify_data(hs, true, vd);
+		err = ktls_transcript_update(&hs->transcript, msg, len);
+	memzero_explicit(vd, sizeof(vd));
+	return err;
+}
+
+/*
+ * ChangeCipherSpec and our Finished, which a resumed session's client
+ * Finished then covers.
+ */
+static int ktls_hs12_server_finished(struct ktls_hs *hs)
+{
+	u8 vd[KTLS_TLS12_VERIFY_DATA_SIZE];
+	struct ktls_hs_buf b;
+	int err;
+
+	err = ktls_hs12_verify_data(hs, true, vd);
 	if (!err)
 		err = ktls_hs_tx_ccs(&hs->tx);
 	if (!err)
@@ -533,15 +589,93 @@ int ktls_hs12_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len)
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs_build_finished(&b, vd, sizeof(vd));
 	if (!err)
-		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
-	if (err)
-		goto out;
-	hs->state = KTLS_HS_STATE_DONE;
-	memzero_explicit(vd, sizeof(vd));
-	/* The record layer's keys are in hs->keys; the rest goes. */
-	ktls_hs_wipe_handshake(hs);
-	return 0;
+		err = ktls_hs12_send(hs, &b);
 out:
 	memzero_explicit(vd, sizeof(vd));
+	return err;
+}
+
+/* RFC 5077 3.3: in the transcript, ahead of our ChangeCipherSpec. */
+static int ktls_hs12_send_ticket(struct ktls_hs *hs)
+{
+	struct ktls_hs_buf b;
+	int err;
+
+	ktls_hs_tx_stage(&hs->tx, &b);
+	err = ktls_hs12_ticket_new(hs->cfg, hs->tls12.suite->id, hs->master,
+				   hs->tls12.ems, hs->id, hs->session.sni, &b);
+	if (!err)
+		err = ktls_hs12_send(hs, &b);
+	return err;
+}
+
+static void ktls_hs12_done(struct ktls_hs *hs)
+{
+	hs->state = KTLS_HS_STATE_DONE;
+	/* The record layer's keys are in hs->keys; the rest goes. */
+	ktls_hs_wipe_handshake(hs);
+}
+
+int ktls_hs12_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	int err;
+
+	err = ktls_hs12_client_finished(hs, msg, len);
+	if (!err && hs->tls12.ticket)
+		err = ktls_hs12_send_ticket(hs);
+	if (!err)
+		err = ktls_hs12_server_finished(hs);
+	if (!err)
+		ktls_hs12_done(hs);
+	return err;
+}
+
+/*
+ * RFC 5246 7.3, RFC 5077 3.1: the abbreviated handshake.  The keys come
+ * from the ticket's master secret and the new randoms; the ServerHello
+ * echoes the client's session id, which is how it knows (RFC 5077 3.4).
+ * RFC 6066 3: a resumed session does not acknowledge the server_name.
+ */
+static int ktls_hs12_resume(struct ktls_hs *hs,
+			    const struct ktls_hs_client_hello *ch,
+			    struct ktls_hs12_choice *c,
+			    const struct ktls_hs12_resumption *r)
+{
+	const struct ktls_hs12_suite *s = r->suite;
+	struct ktls_hs_buf b;
+	int err;
+
+	hs->session.resumed = true;
+	hs->session.group = 0;
+	hs->sni_ack = false;
+	c->exts.sni_ack = false;
+	memcpy(hs->master, r->master, KTLS_TLS12_MASTER_SIZE);
+	ktls_hs12_server_random(hs);
+	err = ktls_hs12_record_keys(s, hs->master, hs->tls12.client_random,
+				    hs->tls12.server_random, &hs->keys.tx,
+				    &hs->keys.rx);
+	if (err)
+		return err;
+	ktls_hs_tx_stage(&hs->tx, &b);
+	err = ktls_hs12_build_server_hello(&b, hs->tls12.server_random,
+					   &ch->session_id, s->id, &c->exts);
+	if (!err)
+		err = ktls_hs12_send(hs, &b);
+	if (!err)
+		err = ktls_hs12_server_finished(hs);
+	if (!err)
+		err = ktls_hs12_arm(hs, &hs->keys.rx, false);
+	if (!err)
+		hs->state = KTLS_HS12_WAIT_RESUMED;
+	return err;
+}
+
+int ktls_hs12_wait_resumed(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	int err;
+
+	err = ktls_hs12_client_finished(hs, msg, len);
+	if (!err)
+		ktls_hs12_done(hs);
 	return err;
 }

@@ -27,8 +27,6 @@
 #include <linux/unaligned.h>
 #include <kunit/visibility.h>
 
-#include <ktls_hs/identity.h>
-
 #include "ticket.h"
 #include "tls13_psk.h"
 #include "wire.h"
@@ -46,35 +44,19 @@ static enum ktls_hash ktls_hs_psk_suite_hash(u16 suite)
 	return KTLS_HASH_NONE;
 }
 
-static int ktls_hs_psk_id_digest(const struct ktls_identity *id, u8 *out)
-{
-	return ktls_hash_digest(KTLS_HASH_SHA256, id->certs[0].der,
-				id->certs[0].len, out,
-				KTLS_HS_TICKET_DIGEST_LEN);
-}
-
 /* Whether the ticket in @st may resume the session @ch asks for. */
 static bool ktls_hs_psk_usable(const struct ktls_hs_ticket_state *st,
 			       const struct ktls_hs_client_hello *ch,
 			       const struct ktls_hs_choice *c, u32 obf_age,
 			       u64 now_ms)
 {
-	u8 digest[KTLS_HS_TICKET_DIGEST_LEN];
-	size_t sni_len = 0;
 	u32 client_age;
 	u64 our_age;
 
 	if (st->version != KTLS_VERSION_TLS13 ||
 	    ktls_hs_psk_suite_hash(st->suite) != c->suite->hash ||
-	    st->secret_len != ktls_hash_size(c->suite->hash))
-		return false;
-	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME))
-		sni_len = ch->server_name.len;
-	if (st->sni_len != sni_len ||
-	    memcmp(st->sni, ch->server_name.data, sni_len))
-		return false;
-	if (ktls_hs_psk_id_digest(c->id, digest) ||
-	    memcmp(digest, st->id_digest, sizeof(digest)))
+	    st->secret_len != ktls_hash_size(c->suite->hash) ||
+	    !ktls_hs_ticket_bound(st, c->id, ch))
 		return false;
 
 	/* RFC 8446 4.2.11.1: the age is obfuscated mod 2^32. */
@@ -196,16 +178,12 @@ int ktls_hs_psk_new_ticket(const struct ktls_hs_config *cfg,
 	st.lifetime_s = cfg->ticket_lifetime;
 	st.age_add = get_random_u32();
 	st.secret_len = n;
-	st.sni_len = strnlen(sni, KTLS_HS_TICKET_SNI_MAX);
-	memcpy(st.sni, sni, st.sni_len);
 	err = ktls_tls13_resumption_psk(hash, res_master, n, nonce,
 					sizeof(nonce), st.secret, n);
-	if (!err)
-		err = ktls_hs_psk_id_digest(id, st.id_digest);
 	if (err)
 		goto out;
-	len = ktls_hs_ticket_seal(cfg->tickets, st.created_ms, &st, ticket,
-				  sizeof(ticket));
+	len = ktls_hs_ticket_issue(cfg->tickets, &st, id, sni, ticket,
+				   sizeof(ticket));
 	if (len < 0) {
 		err = len;
 		goto out;

@@ -793,6 +793,7 @@ static const struct ktls_hs_step {
 	[KTLS_HS12_WAIT_CKE]	= { KTLS_HS_CLIENT_KEY_EXCHANGE,
 				    ktls_hs12_wait_client_key_exchange },
 	[KTLS_HS12_WAIT_FINISHED] = { KTLS_HS_FINISHED, ktls_hs12_wait_finished },
+	[KTLS_HS12_WAIT_RESUMED] = { KTLS_HS_FINISHED, ktls_hs12_wait_resumed },
 };
 
 static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)

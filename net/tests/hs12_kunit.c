@@ -7,13 +7,21 @@
  * hostile messages; the record-layer keys of each suite from a key
  * block whose known answers come from an independent implementation of
  * the RFC 5246 PRF (Python's hmac), master secret 00..2f, client random
- * 40..5f, server random 80..9f.
+ * 40..5f, server random 80..9f.  Session tickets (tls12_ticket.c): the
+ * NewSessionTicket of RFC 5077 3.3, and which tickets resume, which get
+ * a full handshake and which an alert (RFC 7627 5.3).
  */
 #include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tls.h>
+#include <net/net_namespace.h>
 
+#include <ktls_hs/identity.h>
+
+#include "../hs/ticket.h"
 #include "../hs/tls12.h"
 
 static u8 *hs12_exact_copy(struct kunit *test, const u8 *src, size_t len)
@@ -77,7 +85,7 @@ static void sh12_all_extensions(struct kunit *test)
 
 	hs12_fill_random();
 	hs12_buf(test, &b, len);
-	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), 0);
 	KUNIT_ASSERT_EQ(test, b.len, len);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be24(b.data + 1), len - 4);
@@ -86,7 +94,7 @@ static void sh12_all_extensions(struct kunit *test)
 
 	/* One byte short: nothing written. */
 	hs12_buf(test, &b, len - 1);
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, b.len, 0);
 }
@@ -99,7 +107,7 @@ static void sh12_no_extensions(struct kunit *test)
 
 	hs12_fill_random();
 	hs12_buf(test, &b, 64);
-	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xcca9, &e), 0);
 	KUNIT_ASSERT_EQ(test, b.len, 4 + 38);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be24(b.data + 1), 38);
@@ -114,12 +122,77 @@ static void sh12_bad_alpn(struct kunit *test)
 	struct ktls_hs_buf b;
 
 	hs12_buf(test, &b, 1024);
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), -EINVAL);
 	alpn.len = 256;
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random,
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
 							   0xc02b, &e), -EINVAL);
 	KUNIT_EXPECT_EQ(test, b.len, 0);
+}
+
+/* RFC 5077 3.4: a resumption echoes the session id; 3.2: an empty ticket ext. */
+static void sh12_resumed(struct kunit *test)
+{
+	static const u8 exts[] = {
+		0x00, 0x04,			/* extensions, 4 bytes */
+		0x00, 0x23, 0x00, 0x00,		/* session_ticket, empty */
+	};
+	struct ktls_hs12_sh_exts e = { .session_ticket = true };
+	u8 id[KTLS_HS_SESSION_ID_MAX + 1];
+	struct ktls_hs_vec sid = { id, 32 };
+	size_t len = 4 + 38 + 32 + sizeof(exts);
+	struct ktls_hs_buf b;
+
+	memset(id, 0x5a, sizeof(id));
+	hs12_fill_random();
+	hs12_buf(test, &b, len);
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, &sid,
+							   0xc02c, &e), 0);
+	KUNIT_ASSERT_EQ(test, b.len, len);
+	KUNIT_EXPECT_EQ(test, b.data[38], 32);
+	KUNIT_EXPECT_MEMEQ(test, b.data + 39, id, 32);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(b.data + 71), 0xc02c);
+	KUNIT_EXPECT_MEMEQ(test, b.data + 74, exts, sizeof(exts));
+
+	hs12_buf(test, &b, 1024);
+	sid.len = KTLS_HS_SESSION_ID_MAX + 1;
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, &sid,
+							   0xc02c, &e), -EINVAL);
+	KUNIT_EXPECT_EQ(test, b.len, 0);
+}
+
+/* RFC 5077 3.3: type 4, lifetime hint, ticket<0..2^16-1>. */
+static void nst12_layout(struct kunit *test)
+{
+	static const u8 ticket[] = { 1, 2, 3, 4, 5 };
+	static const u8 expect[] = {
+		0x04, 0x00, 0x00, 0x0b,		/* NewSessionTicket, 11 bytes */
+		0x00, 0x00, 0x0e, 0x10,		/* lifetime hint 3600 */
+		0x00, 0x05, 1, 2, 3, 4, 5,
+	};
+	struct ktls_hs_buf b;
+
+	hs12_buf(test, &b, sizeof(expect));
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_new_session_ticket(&b, 3600,
+								 ticket,
+								 sizeof(ticket)),
+			0);
+	KUNIT_EXPECT_EQ(test, b.len, sizeof(expect));
+	KUNIT_EXPECT_MEMEQ(test, b.data, expect, sizeof(expect));
+
+	hs12_buf(test, &b, sizeof(expect) - 1);
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_new_session_ticket(&b, 3600,
+								 ticket,
+								 sizeof(ticket)),
+			-ENOSPC);
+	KUNIT_EXPECT_EQ(test, b.len, 0);
+	hs12_buf(test, &b, 64);
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_new_session_ticket(&b, 1, ticket,
+								 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_new_session_ticket(&b, 1, ticket,
+								 U16_MAX + 1),
+			-EINVAL);
 }
 
 static void cert12_layout(struct kunit *test)
@@ -369,10 +442,176 @@ static void keys12_unknown_suite(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ktls_hs12_suite_find(0x009c));	/* RSA */
 }
 
+/* ------------------------------------------------------ session tickets */
+
+struct tk12 {
+	struct ktls_hs_config cfg;
+	struct ktls_identity id, other;
+	struct ktls_identity_cert cert, other_cert;
+	u8 der[64], other_der[64];
+	struct ktls_hs_client_hello ch;
+	u8 suites[4];
+	struct ktls_hs12_resumption r;
+	u8 master[KTLS_TLS12_MASTER_SIZE];
+	u8 ticket[KTLS_HS_TICKET_MAX_LEN];
+	size_t ticket_len;
+};
+
+static void tk12_put_keys(void *keys)
+{
+	ktls_hs_ticket_keys_put(keys);
+}
+
+/* Only the leaf's bytes matter: a ticket is bound to their digest. */
+static void tk12_identity(struct ktls_identity *id,
+			  struct ktls_identity_cert *cert, u8 *der, u8 fill)
+{
+	memset(der, fill, 64);
+	cert->der = der;
+	cert->len = 64;
+	id->certs = cert;
+	id->nr_certs = 1;
+}
+
+static void tk12_hello(struct tk12 *t, bool ems, u16 suite)
+{
+	static const char sni[] = "www.example.test";
+	struct ktls_hs_client_hello *ch = &t->ch;
+
+	memset(ch, 0, sizeof(*ch));
+	put_unaligned_be16(0xcca9, t->suites);
+	put_unaligned_be16(suite, t->suites + 2);
+	ch->suites.data = t->suites;
+	ch->suites.len = sizeof(t->suites);
+	ch->server_name.data = (const u8 *)sni;
+	ch->server_name.len = sizeof(sni) - 1;
+	ch->session_ticket.data = t->ticket;
+	ch->session_ticket.len = t->ticket_len;
+	ch->exts = BIT(KTLS_EXTB_SERVER_NAME) | BIT(KTLS_EXTB_SESSION_TICKET);
+	if (ems)
+		ch->exts |= BIT(KTLS_EXTB_EXTENDED_MASTER_SECRET);
+}
+
+/* A NewSessionTicket of a session with @ems, its ticket kept. */
+static struct tk12 *tk12_session(struct kunit *test, bool ems)
+{
+	struct tk12 *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	u8 nst[KTLS_HS_TICKET_MAX_LEN + 16];
+	struct ktls_hs_buf b = { nst, 0, sizeof(nst) };
+	struct ktls_hs_ticket_keys *k;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	k = ktls_hs_ticket_keys_get(&init_net, GLOBAL_ROOT_UID, 0, 60);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tk12_put_keys, k),
+			0);
+	t->cfg.tickets = k;
+	t->cfg.ticket_lifetime = 600;
+	t->cfg.suites = KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 |
+			KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256;
+	tk12_identity(&t->id, &t->cert, t->der, 0x11);
+	tk12_identity(&t->other, &t->other_cert, t->other_der, 0x22);
+	get_random_bytes(t->master, sizeof(t->master));
+
+	KUNIT_ASSERT_EQ(test, ktls_hs12_ticket_new(&t->cfg, 0xc02b, t->master,
+						   ems, &t->id,
+						   "www.example.test", &b), 0);
+	KUNIT_ASSERT_GT(test, b.len, 10);
+	KUNIT_EXPECT_EQ(test, b.data[0], KTLS_HS_NEW_SESSION_TICKET);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b.data + 4), 600);
+	t->ticket_len = get_unaligned_be16(b.data + 8);
+	KUNIT_ASSERT_EQ(test, t->ticket_len + 10, b.len);
+	memcpy(t->ticket, b.data + 10, t->ticket_len);
+	return t;
+}
+
+static int tk12_select(struct tk12 *t, const struct ktls_identity *id)
+{
+	return ktls_hs12_ticket_select(&t->cfg, &t->ch, id, &t->r);
+}
+
+/* The session, with its master secret and suite. */
+static void ticket12_resumes(struct kunit *test)
+{
+	struct tk12 *t = tk12_session(test, true);
+
+	tk12_hello(t, true, 0xc02b);
+	KUNIT_ASSERT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_ASSERT_NOT_NULL(test, t->r.suite);
+	KUNIT_EXPECT_EQ(test, t->r.suite->id, 0xc02b);
+	KUNIT_EXPECT_MEMEQ(test, t->r.master, t->master, sizeof(t->master));
+}
+
+/* Whatever does not match is not resumed, and no alert is sent. */
+static void ticket12_full_handshake(struct kunit *test)
+{
+	struct tk12 *t = tk12_session(test, true);
+
+	tk12_hello(t, true, 0xc02b);
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->other), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+
+	/* The session's suite no longer offered, or no longer allowed. */
+	tk12_hello(t, true, 0xc02c);
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+	tk12_hello(t, true, 0xc02b);
+	t->cfg.suites &= ~KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+	t->cfg.suites |= KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;
+
+	/* Another name, none, an altered ticket, an empty one. */
+	tk12_hello(t, true, 0xc02b);
+	t->ch.server_name.len--;
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+	tk12_hello(t, true, 0xc02b);
+	t->ch.exts &= ~BIT(KTLS_EXTB_SERVER_NAME);
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+	tk12_hello(t, true, 0xc02b);
+	t->ticket[t->ticket_len - 1] ^= 1;
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+	t->ticket[t->ticket_len - 1] ^= 1;
+	t->ch.session_ticket.len = 0;
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+
+	/* Tickets off on the listener. */
+	tk12_hello(t, true, 0xc02b);
+	t->cfg.tickets = NULL;
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+}
+
+/* RFC 7627 5.3, each of its four cases. */
+static void ticket12_ems(struct kunit *test)
+{
+	struct tk12 *t = tk12_session(test, true);
+
+	tk12_hello(t, false, 0xc02b);
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id),
+			KTLS_ALERT_HANDSHAKE_FAILURE);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+
+	t = tk12_session(test, false);
+	tk12_hello(t, true, 0xc02b);
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id), 0);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+	tk12_hello(t, false, 0xc02b);
+	KUNIT_EXPECT_EQ(test, tk12_select(t, &t->id),
+			KTLS_ALERT_HANDSHAKE_FAILURE);
+	KUNIT_EXPECT_NULL(test, t->r.suite);
+}
+
 static struct kunit_case hs12_cases[] = {
 	KUNIT_CASE(sh12_all_extensions),
 	KUNIT_CASE(sh12_no_extensions),
 	KUNIT_CASE(sh12_bad_alpn),
+	KUNIT_CASE(sh12_resumed),
+	KUNIT_CASE(nst12_layout),
 	KUNIT_CASE(cert12_layout),
 	KUNIT_CASE(ske12_layout),
 	KUNIT_CASE(shd12_layout),
@@ -381,6 +620,9 @@ static struct kunit_case hs12_cases[] = {
 	KUNIT_CASE(keys12_aes256),
 	KUNIT_CASE(keys12_chacha),
 	KUNIT_CASE(keys12_unknown_suite),
+	KUNIT_CASE(ticket12_resumes),
+	KUNIT_CASE(ticket12_full_handshake),
+	KUNIT_CASE(ticket12_ems),
 	{}
 };
 

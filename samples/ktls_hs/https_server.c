@@ -6,11 +6,12 @@
  *
  *   https_server --port 8443 --root /srv/www --key SERIAL|DESCRIPTION
  *		[--groups x25519,p256] [--suites aes128,aes256,chacha]
- *		[--alpn] [--verbose]
+ *		[--tickets SECONDS] [--alpn] [--verbose]
  *
  * Each --key (up to 8) is a "ktls_identity" key (keyctl padd ktls_identity NAME @u <
  * bundle.pem), named by serial or by description.  Only GET of regular
- * files under --root; one request per connection.
+ * files under --root; one request per connection.  --tickets issues
+ * session tickets good for SECONDS, and resumes sessions from them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,7 +56,7 @@ struct conn {
 
 static bool verbose;
 static int root_fd = -1;
-static unsigned int groups, suites, versions;
+static unsigned int groups, suites, versions, ticket_lifetime;
 static bool ems_optional;
 
 static void die(const char *what)
@@ -147,6 +148,12 @@ static int armed_listener(int port, const int *keys, int nr_keys, bool alpn)
 	if (alpn && setsockopt(fd, SOL_TLS, KTLS_HS_ALPN, protos,
 			       sizeof(protos) - 1))
 		die("KTLS_HS_ALPN");
+	if (ticket_lifetime) {
+		struct ktls_hs_tickets t = { .lifetime_s = ticket_lifetime };
+
+		if (setsockopt(fd, SOL_TLS, KTLS_HS_TICKETS, &t, sizeof(t)))
+			die("KTLS_HS_TICKETS");
+	}
 	return fd;
 }
 
@@ -249,6 +256,7 @@ int main(int argc, char **argv)
 		{ "alpn", no_argument, NULL, 'a' },
 		{ "versions", required_argument, NULL, 'V' },
 		{ "ems-optional", no_argument, NULL, 'E' },
+		{ "tickets", required_argument, NULL, 'T' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{}
 	};
@@ -293,6 +301,9 @@ int main(int argc, char **argv)
 		case 'E':
 			ems_optional = true;
 			break;
+		case 'T':
+			ticket_lifetime = atoi(optarg);
+			break;
 		case 'p':
 			port = atoi(optarg);
 			break;
@@ -315,7 +326,7 @@ int main(int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: %s --port N --root DIR --key SERIAL|DESC\n"
 				"\t[--groups G,..] [--suites S,..] [--versions 1.2,1.3]\n"
-				"\t[--ems-optional] [--alpn] [--verbose]\n",
+				"\t[--ems-optional] [--tickets SECONDS] [--alpn] [--verbose]\n",
 				argv[0]);
 			return 2;
 		}

@@ -4,8 +4,10 @@
 # Runs inside the handshake bench VM (started by tools/bench/hs_run): two
 # HTTPS servers serving the same P-256 certificate and the same 1 KB file,
 # ours (samples/ktls_hs/https_server on an armed listener, the handshake
-# in the kernel) and Debian's nginx (OpenSSL in userspace, TLS 1.3 only,
-# X25519), and hs_load against each in turn.  Each case runs against one
+# in the kernel) and Debian's nginx (OpenSSL in userspace, TLS 1.2 and
+# 1.3, X25519), and hs_load against each in turn.  Each server runs
+# twice: without session tickets, for the full handshakes, and with them,
+# for the resumed ones.  Each case runs against one
 # server and straight after against the other, so that each pair sees the
 # same load on the host and the driver can compare pairs; which server
 # goes first alternates from round to round for each case, so that an
@@ -24,7 +26,11 @@
 #   KTLS_SECONDS  how long each run counts
 #   KTLS_CONNS    connections hs_load keeps in flight
 #   KTLS_PIN      1: servers on CPU 0, hs_load on CPU 1
-#   KTLS_CLIENT   lite (hs_load -L) or openssl
+#   KTLS_CLIENT   lite (hs_load -L) or openssl, for the TLS 1.3 full
+#                 handshakes; the other cases always use openssl
+#   KTLS_CASES    the cases, comma-separated: handshake, get (TLS 1.3),
+#                 full12 (TLS 1.2), resume13, resume12 (resumed, from
+#                 the servers with tickets)
 #   KTLS_CLIENT_AT  guest: hs_load runs here; host: the host runs it
 #                 through QEMU's user network and forwarded ports, and
 #                 this script only serves until $R/host-done appears
@@ -36,7 +42,9 @@ R=$KTLS_REPORT
 mkdir -p "$R"
 ip link set lo up
 read -r -a S <<< "${KTLS_SERVERS//,/ }"
-PORTS=(20443 20444)
+# The two servers without tickets, then the same two with them.
+PORTS=(20443 20444 20445 20446)
+IFS=, read -r -a CASES <<< "${KTLS_CASES:-handshake,get}"
 T=$(mktemp -d)
 PIDS=()
 KEY=
@@ -61,9 +69,9 @@ fail() {	# fail REASON: both runs get it, the guest stops
 finish() {	# the servers must have lived through it all
 	local slot
 
-	for slot in 0 1; do
+	for slot in 0 1 2 3; do
 		kill -0 "${PIDS[$slot]}" 2>/dev/null ||
-			echo "error end - the ${S[$slot]} server died" >> "$R/run$((slot + 1)).txt"
+			echo "error end - the ${S[$((slot % 2))]} server died" >> "$R/run$((slot % 2 + 1)).txt"
 	done
 	dmesg > "$R/dmesg.txt"
 	[ -e /proc/net/tls_stat ] && cat /proc/net/tls_stat > "$R/tls_stat.txt"
@@ -114,12 +122,16 @@ make_identity() {
 	cat "$T/srv.pem" "$T/srv.key" > "$T/srv.bundle"
 }
 
-# Debian's nginx as the issue has it: TLS 1.3 only, X25519, no access
-# log, a worker per CPU.  No session tickets: ours never issues any, and
-# OpenSSL would otherwise send two after every handshake.  Everything it
-# writes lives under $T/nginx-PORT (the guest's root is read-only).
-start_nginx() {	# start_nginx PORT
-	local d=$T/nginx-$1
+# Debian's nginx as the issue has it: X25519, no access log, a worker per
+# CPU; TLS 1.3, and TLS 1.2 for its own case.  Without tickets unless
+# asked: the full handshakes then cost no ticket on either server.  With
+# them, stateless tickets as ours are (no session cache), one per
+# handshake as ours sends.  Everything it writes lives under
+# $T/nginx-PORT (the guest's root is read-only).
+start_nginx() {	# start_nginx PORT TICKETS(0|1)
+	local d=$T/nginx-$1 tickets="ssl_session_tickets off;" num=0
+
+	[ "$2" = 1 ] && tickets="ssl_session_tickets on;" num=1
 
 	mkdir -p "$d/tmp"
 	cat > "$d/nginx.conf" <<-CONF
@@ -142,11 +154,11 @@ start_nginx() {	# start_nginx PORT
 			listen $1 ssl backlog=1024;
 			ssl_certificate $T/srv.pem;
 			ssl_certificate_key $T/srv.key;
-			ssl_protocols TLSv1.3;
-			ssl_ecdh_curve X25519;
-			ssl_session_tickets off;
+			ssl_protocols TLSv1.2 TLSv1.3;
+			ssl_ecdh_curve X25519:prime256v1;
+			$tickets
 			ssl_session_cache off;
-			ssl_conf_command NumTickets 0;
+			ssl_conf_command NumTickets $num;
 			root $T/www;
 		}
 	}
@@ -156,9 +168,13 @@ start_nginx() {	# start_nginx PORT
 	PIDS+=($!)
 }
 
-start_ours() {	# start_ours PORT
+start_ours() {	# start_ours PORT TICKETS(0|1)
+	local tickets=()
+
+	[ "$2" = 1 ] && tickets=(--tickets 3600)
 	"${server_pin[@]}" "$KTLS_BIN/https_server" --port "$1" \
-		--root "$T/www" --key "$KEY" >/dev/null 2>> "$R/ours.err" &
+		--root "$T/www" --key "$KEY" "${tickets[@]}" \
+		>/dev/null 2>> "$R/ours.err" &
 	PIDS+=($!)
 }
 
@@ -192,11 +208,27 @@ negotiated() {	# negotiated PORT
 		"$(grep -m1 -o 'HTTP/1.1 [0-9]*' <<< "$out" | cut -d' ' -f2)"
 }
 
-run_load() {	# run_load SLOT CASE WARMUP SECONDS [OUT]: hs_load against SLOT
-	local args=(-p "${PORTS[$1]}" -c "$KTLS_CONNS" -t "$(nproc)" -w "$3" -d "$4")
+# hs_load's arguments for CASE against SLOT's server (0 or 1): the port
+# of that server with or without tickets, and the protocol.
+case_args() {	# case_args SLOT CASE
+	case "$2" in
+	handshake) echo "-p ${PORTS[$1]}" ;;
+	get) echo "-p ${PORTS[$1]} -g /1k.bin -l 1024" ;;
+	full12) echo "-p ${PORTS[$1]} -2" ;;
+	resume13) echo "-p ${PORTS[$(($1 + 2))]} -r" ;;
+	resume12) echo "-p ${PORTS[$(($1 + 2))]} -2 -r" ;;
+	esac
+	# hs_lite speaks full TLS 1.3 handshakes only.
+	case "$2" in
+	handshake | get) [ "${KTLS_CLIENT:-lite}" = lite ] && echo "-L" ;;
+	esac
+}
 
-	[ "$2" = get ] && args+=(-g /1k.bin -l 1024)
-	[ "${KTLS_CLIENT:-lite}" = lite ] && args+=(-L)
+run_load() {	# run_load SLOT CASE WARMUP SECONDS [OUT]: hs_load against SLOT
+	local args=(-c "$KTLS_CONNS" -t "$(nproc)" -w "$3" -d "$4")
+
+	# shellcheck disable=SC2207
+	args+=($(case_args "$1" "$2"))
 	"${load_pin[@]}" "$KTLS_BIN/hs_load" "${args[@]}" >> "${5:-/dev/null}" \
 		2>> "$R/run$(($1 + 1)).err"
 }
@@ -209,7 +241,7 @@ settle() {
 
 	for i in $(seq 200); do
 		ss -Htn state established state syn-recv state close-wait \
-			"( sport = :${PORTS[0]} or sport = :${PORTS[1]} )" |
+			"( sport = :${PORTS[0]} or sport = :${PORTS[1]} or sport = :${PORTS[2]} or sport = :${PORTS[3]} )" |
 			grep -q . || return 0
 		sleep 0.1
 	done
@@ -247,36 +279,38 @@ if [[ " ${S[*]} " == *" ours "* ]]; then
 	KEY=$(keyctl padd ktls_identity ktls-hs-bench @u < "$T/srv.bundle") ||
 		fail "keyctl padd ktls_identity failed"
 fi
-for slot in 0 1; do
-	case "${S[$slot]}" in
-	ours) start_ours "${PORTS[$slot]}" ;;
-	nginx) start_nginx "${PORTS[$slot]}" ;;
-	*) fail "unknown server ${S[$slot]}" ;;
+for slot in 0 1 2 3; do
+	srv=${S[$((slot % 2))]}
+	case "$srv" in
+	ours) start_ours "${PORTS[$slot]}" $((slot / 2)) ;;
+	nginx) start_nginx "${PORTS[$slot]}" $((slot / 2)) ;;
+	*) fail "unknown server $srv" ;;
 	esac
 	wait_listen "${PORTS[$slot]}" "${PIDS[$slot]}" ||
-		fail "the ${S[$slot]} server does not listen on ${PORTS[$slot]}"
-	echo "negotiated $(negotiated "${PORTS[$slot]}")" >> "$R/run$((slot + 1)).txt"
+		fail "the $srv server does not listen on ${PORTS[$slot]}"
+	[ "$slot" -lt 2 ] &&
+		echo "negotiated $(negotiated "${PORTS[$slot]}")" >> "$R/run$((slot + 1)).txt"
 done
 
 if [ "${KTLS_CLIENT_AT:-guest}" = host ]; then
 	# The host drives the load and writes the results; we serve until it
 	# is done (its own limit ends the boot if it never is).
 	echo ready > "$R/ready"
-	say "servers up: ${S[0]} on ${PORTS[0]}, ${S[1]} on ${PORTS[1]}; load from the host"
+	say "servers up: ${S[0]} on ${PORTS[0]} and ${PORTS[2]}, ${S[1]} on ${PORTS[1]} and ${PORTS[3]}; load from the host"
 	while [ ! -e "$R/host-done" ]; do sleep 1; done
 	finish
 fi
 
 # Page in both servers and the client, fill nginx's and our pools.
 for slot in 0 1; do
-	for c in handshake get; do run_load "$slot" "$c" 0 1; done
+	for c in "${CASES[@]}"; do run_load "$slot" "$c" 0 1; done
 done
-say "servers up and warm: ${S[0]} on ${PORTS[0]}, ${S[1]} on ${PORTS[1]} (+${SECONDS}s)"
+say "servers up and warm: ${S[0]} on ${PORTS[0]} and ${PORTS[2]}, ${S[1]} on ${PORTS[1]} and ${PORTS[3]} (+${SECONDS}s)"
 
 n=0
 for round in $(seq "$KTLS_ROUNDS"); do
 	first=$((round % 2))
-	for c in handshake get; do
+	for c in "${CASES[@]}"; do
 		n=$((n + 1))
 		first=$((1 - first))
 		echo "pair $n" | tee -a "$R/run1.txt" >> "$R/run2.txt"

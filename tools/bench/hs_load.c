@@ -7,7 +7,14 @@
  * measured, not the client), and counts what completes in a fixed time.
  *
  *   hs_load [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS]
- *	     [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L]
+ *	     [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L] [-2] [-r]
+ *
+ * -2 speaks TLS 1.2 instead (ECDHE-ECDSA-AES128-GCM-SHA256, X25519, the
+ * extended master secret).  -r resumes: one connection first takes a
+ * session (a TLS 1.3 ticket, or a TLS 1.2 session ticket), then every
+ * connection of the load offers it, and one the server does not resume
+ * counts as failed.  The server must issue tickets; stateless ones, as
+ * both servers of hs_run issue, resume any number of times.
  *
  * Without -g a connection is done when the handshake is, and is closed at
  * once.  With -g it then sends "GET PATH" and reads the whole response,
@@ -86,7 +93,8 @@ static SSL_CTX *ctx;
 static const char *get_path;	/* NULL: handshakes only */
 static long body_len = -1;	/* -l: the size the body must have */
 static const char *sni;
-static bool use_lite;
+static bool use_lite, tls12, resume;
+static SSL_SESSION *session;	/* -r: the session every connection offers */
 static char request[1024];
 static size_t request_len;
 static double measure_from, deadline;	/* CLOCK_MONOTONIC seconds */
@@ -137,10 +145,14 @@ static void conn_close(int ep, struct conn *c)
 	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
 	/*
 	 * No close_notify: it would cost both sides a record that neither
-	 * server needs to tell the end of the connection.
+	 * server needs to tell the end of the connection.  Yet libssl
+	 * would take a session freed without it for a broken one, and
+	 * never offer it again: -r's shared one must stay resumable.
 	 */
-	if (c->ssl)
+	if (c->ssl) {
+		SSL_set_shutdown(c->ssl, SSL_SENT_SHUTDOWN);
 		SSL_free(c->ssl);
+	}
 	close(c->fd);
 	c->ssl = NULL;
 	c->fd = -1;
@@ -177,6 +189,10 @@ static bool conn_open(int ep, struct conn *c)
 	}
 	if (sni && !SSL_set_tlsext_host_name(c->ssl, sni)) {
 		conn_ssl_error("SNI");
+		goto err_free;
+	}
+	if (session && !SSL_set_session(c->ssl, session)) {
+		conn_ssl_error("SSL_set_session");
 		goto err_free;
 	}
 add:
@@ -276,6 +292,10 @@ static int conn_step(int ep, struct conn *c)
 		ret = SSL_connect(c->ssl);
 		if (ret != 1)
 			return conn_wait(ep, c, ret, "handshake") ? 0 : -1;
+		if (session && !SSL_session_reused(c->ssl)) {
+			conn_error("handshake", "session not resumed");
+			return -1;
+		}
 		if (!get_path)
 			return 1;
 		c->state = CS_REQUEST;
@@ -400,21 +420,79 @@ static void *worker_run(void *arg)
 
 static SSL_CTX *client_ctx(void)
 {
+	int version = tls12 ? TLS1_2_VERSION : TLS1_3_VERSION;
 	SSL_CTX *c = SSL_CTX_new(TLS_client_method());
 
 	if (!c ||
-	    !SSL_CTX_set_min_proto_version(c, TLS1_3_VERSION) ||
-	    !SSL_CTX_set_max_proto_version(c, TLS1_3_VERSION) ||
+	    !SSL_CTX_set_min_proto_version(c, version) ||
+	    !SSL_CTX_set_max_proto_version(c, version) ||
 	    !SSL_CTX_set_ciphersuites(c, "TLS_AES_128_GCM_SHA256") ||
-	    !SSL_CTX_set1_groups_list(c, "X25519")) {
+	    !SSL_CTX_set_cipher_list(c, "ECDHE-ECDSA-AES128-GCM-SHA256") ||
+	    !SSL_CTX_set1_groups_list(c, "X25519:P-256")) {
 		ERR_print_errors_fp(stderr);
 		exit(2);
 	}
 	SSL_CTX_set_verify(c, SSL_VERIFY_NONE, NULL);
-	/* Every handshake full: no session is kept, no ticket asked for. */
+	/*
+	 * No session cache: without -r every handshake is full and asks for
+	 * no ticket; with it, hs_load keeps the one session itself.
+	 */
 	SSL_CTX_set_session_cache_mode(c, SSL_SESS_CACHE_OFF);
-	SSL_CTX_set_options(c, SSL_OP_NO_TICKET);
+	if (!resume)
+		SSL_CTX_set_options(c, SSL_OP_NO_TICKET);
 	return c;
+}
+
+/* A session -r can resume: resumable, with a ticket. */
+static bool session_ok(const SSL_SESSION *sess)
+{
+	return sess && SSL_SESSION_is_resumable(sess) &&
+	       SSL_SESSION_has_ticket(sess);
+}
+
+/*
+ * -r: one blocking handshake, then the session it left.  A TLS 1.3
+ * ticket comes after the handshake: read until it is in, or a second
+ * has passed.
+ */
+static SSL_SESSION *take_session(void)
+{
+	struct timeval tv = { .tv_sec = 1 };
+	SSL_SESSION *sess = NULL;
+	SSL *ssl = NULL;
+	char byte;
+	int fd;
+
+	fd = socket(server.ss_family, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&server, server_len)) {
+		perror("hs_load: connect");
+		goto out;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	ssl = SSL_new(ctx);
+	if (!ssl || !SSL_set_fd(ssl, fd) ||
+	    (sni && !SSL_set_tlsext_host_name(ssl, sni)) ||
+	    SSL_connect(ssl) != 1)
+		goto out;
+	while (!tls12 && !(session_ok(SSL_get0_session(ssl))) &&
+	       SSL_read(ssl, &byte, 1) > 0)
+		;
+	sess = SSL_get1_session(ssl);
+	if (sess && !session_ok(sess)) {
+		SSL_SESSION_free(sess);
+		sess = NULL;
+	}
+out:
+	if (!sess) {
+		ERR_print_errors_fp(stderr);
+		fprintf(stderr, "hs_load: the server left no session to resume\n");
+	}
+	if (ssl)
+		SSL_set_shutdown(ssl, SSL_SENT_SHUTDOWN);
+	SSL_free(ssl);
+	if (fd >= 0)
+		close(fd);
+	return sess;
 }
 
 static void resolve(const char *host, const char *port)
@@ -435,7 +513,7 @@ static void resolve(const char *host, const char *port)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS] [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L]\n",
+		"usage: %s [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS] [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L] [-2] [-r]\n",
 		prog);
 	exit(2);
 }
@@ -448,7 +526,7 @@ int main(int argc, char **argv)
 	unsigned long done = 0, errors = 0;
 	double secs = 10.0, warm = 0.0, took;
 
-	while ((o = getopt(argc, argv, "h:p:c:t:w:d:g:l:n:L")) != -1) {
+	while ((o = getopt(argc, argv, "h:p:c:t:w:d:g:l:n:L2r")) != -1) {
 		switch (o) {
 		case 'h':
 			host = optarg;
@@ -480,12 +558,19 @@ int main(int argc, char **argv)
 		case 'L':
 			use_lite = true;
 			break;
+		case '2':
+			tls12 = true;
+			break;
+		case 'r':
+			resume = true;
+			break;
 		default:
 			usage(argv[0]);
 		}
 	}
 	if (optind != argc || conns < 1 || conns > CONNS_MAX || threads < 1 ||
-	    threads > THREADS_MAX || threads > conns || !(secs > 0) || !(warm >= 0))
+	    threads > THREADS_MAX || threads > conns || !(secs > 0) || !(warm >= 0) ||
+	    (use_lite && (tls12 || resume)))
 		usage(argv[0]);
 	if (get_path) {
 		request_len = snprintf(request, sizeof(request),
@@ -497,6 +582,11 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	resolve(host, port);
 	ctx = client_ctx();
+	if (resume) {
+		session = take_session();
+		if (!session)
+			return 2;
+	}
 
 	measure_from = now() + warm;
 	deadline = measure_from + secs;
@@ -519,6 +609,7 @@ int main(int argc, char **argv)
 
 	printf("result %s %lu %lu %.3f %.1f\n", get_path ? "get" : "handshake",
 	       done, errors, took, done / took);
+	SSL_SESSION_free(session);
 	SSL_CTX_free(ctx);
 	return !done || errors * 100 > done + errors;
 }

@@ -58,11 +58,11 @@
 
 /*
  * set/get: struct ktls_hs_tickets, on an armed listener (or before
- * KTLS_HS_START): issue TLS 1.3 session tickets and resume sessions from
- * them.  Errors: EINVAL (optlen, a lifetime or period over
- * KTLS_HS_TICKET_LIFETIME_MAX, a flag, or a group or period with
- * lifetime 0), EBUSY (the key group exists with another rotation
- * period), ENOMEM.  See Documentation/handshake.rst.
+ * KTLS_HS_START): issue session tickets (TLS 1.3, and RFC 5077 ones in
+ * TLS 1.2) and resume sessions from them.  Errors: EINVAL (optlen, a
+ * lifetime or period over KTLS_HS_TICKET_LIFETIME_MAX, a flag, or a
+ * group or period with lifetime 0), EBUSY (the key group exists with
+ * another rotation period), ENOMEM.  See Documentation/handshake.rst.
  */
 #define KTLS_HS_TICKETS		111
 /*

@@ -42,29 +42,34 @@ hs_load_identity() {
 }
 
 # hs_with_identity CMD...: runs CMD with KTLS_HS_KEY (a ktls_identity key
-# for www.example.test, in the user keyring), KTLS_HS_USER_KEY (a key
-# of another type) and KTLS_HS_CA (the CA file) in the environment; the
-# keys and files are gone afterwards.  CMD's output is the test's.
+# for www.example.test, in the user keyring), KTLS_HS_KEY2 (another one
+# for the same name, with a certificate of its own), KTLS_HS_USER_KEY (a
+# key of another type) and KTLS_HS_CA (the CA file) in the environment;
+# the keys and files are gone afterwards.  CMD's output is the test's.
 hs_with_identity() {
 	local t rc
 	t=$(mktemp -d)
-	if ! hs_make_ca "$t" || ! hs_make_identity "$t" srv www.example.test; then
+	if ! hs_make_ca "$t" || ! hs_make_identity "$t" srv www.example.test ||
+	   ! hs_make_identity "$t" srv2 www.example.test; then
 		cat "$t/openssl.log"
 		echo "Bail out! cannot make a test identity with openssl"
 		rm -rf "$t"
 		return 1
 	fi
-	KTLS_HS_KEY=$(hs_load_identity "$t" srv) || {
+	if ! KTLS_HS_KEY=$(hs_load_identity "$t" srv) ||
+	   ! KTLS_HS_KEY2=$(hs_load_identity "$t" srv2); then
 		echo "Bail out! keyctl padd ktls_identity failed"
+		keyctl unlink "$KTLS_HS_KEY" @u >/dev/null 2>&1
 		rm -rf "$t"
 		return 1
-	}
+	fi
 	KTLS_HS_USER_KEY=$(keyctl add user ktls-hs-test-user secret @u)
 	KTLS_HS_CA=$t/ca.pem
-	export KTLS_HS_KEY KTLS_HS_USER_KEY KTLS_HS_CA
+	export KTLS_HS_KEY KTLS_HS_KEY2 KTLS_HS_USER_KEY KTLS_HS_CA
 	"$@"
 	rc=$?
 	keyctl unlink "$KTLS_HS_KEY" @u >/dev/null 2>&1
+	keyctl unlink "$KTLS_HS_KEY2" @u >/dev/null 2>&1
 	keyctl unlink "$KTLS_HS_USER_KEY" @u >/dev/null 2>&1
 	rm -rf "$t"
 	return $rc

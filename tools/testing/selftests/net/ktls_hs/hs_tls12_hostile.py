@@ -110,6 +110,7 @@ class Handshake12:
         self.ems = ems
         self.transcript = b""
         self.msgs = b""
+        self.ticket = self.hint = None
 
     def hello(self, exts=None, suites=(SUITE,)):
         ch = client_hello(exts or std_exts(ems=self.ems), suites)
@@ -194,7 +195,18 @@ class Handshake12:
         return self.tx.seal(HANDSHAKE, fin)
 
     def server_finished(self):
+        """[NewSessionTicket], ChangeCipherSpec, Finished (checked)."""
         r = self.c.read_record()
+        while r and r[0] == HANDSHAKE:
+            # RFC 5077 3.3: a ticket, in the transcript, before the CCS.
+            self.msgs += r[2]
+            m = self.next_msg()
+            if not m or m[0] != 4:
+                return False
+            self.hint = struct.unpack(">I", m[4:8])[0]
+            self.ticket = m[10:10 + struct.unpack(">H", m[8:10])[0]]
+            self.transcript += m
+            r = self.c.read_record()
         if not r or r[0] != CCS or r[2] != b"\x01":
             return False
         r = self.c.read_record()
@@ -203,6 +215,7 @@ class Handshake12:
         fin = self.rx.open(HANDSHAKE, r[2])
         vd = prf(self.master, b"server finished",
                  hashlib.sha256(self.transcript).digest(), 12)
+        self.transcript += fin
         return fin == hs_msg(20, vd)
 
     def read_data(self, n):
