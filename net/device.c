@@ -50,6 +50,8 @@ static DEFINE_SPINLOCK(ktls_device_lock);	/* the two lists */
 static LIST_HEAD(ktls_device_list);		/* offloaded, device attached */
 static LIST_HEAD(ktls_device_gone_list);	/* device went, socket lives */
 static struct workqueue_struct *ktls_device_wq;
+/* A fallback transform was built once: its algorithm is registered. */
+static bool ktls_device_fb_built;
 
 /* Tell the driver to forget the directions @dirs of the socket. */
 static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
@@ -313,12 +315,43 @@ struct ktls_device_install {
 };
 
 /*
+ * What the socket needs once it is on the device: the offload context,
+ * where the driver keeps its state and the records wait for their ACK,
+ * and the software fallback's transform, which encrypts them if they
+ * leave by another device.  Allocated here rather than in setsockopt():
+ * the transform's allocation and key schedule cost the caller more than
+ * the rest of TLS_TX.  The TX path reads the context only once the work
+ * published READY, and the destructor cannot run while the work holds
+ * the socket, so no lock is needed to set it.
+ */
+static int ktls_device_tx_prepare(struct ktls_ctx *ctx)
+{
+	struct tls_offload_context_tx *octx;
+	int err;
+
+	if (ctx->base.priv_ctx_tx)	/* the first offer did it */
+		return 0;
+	octx = ktls_device_octx_alloc(ctx);
+	if (!octx)
+		return -ENOMEM;
+	err = ktls_device_fallback_init(ctx, octx);
+	if (err) {
+		kfree(octx);
+		return err;
+	}
+	ctx->base.priv_ctx_tx = octx;	/* the driver's state goes there */
+	WRITE_ONCE(ktls_device_fb_built, true);
+	return 0;
+}
+
+/*
  * The driver gets the keys and the sequence numbers the socket had when
  * they were set, as upstream gives them.  If the application sent in
  * software meanwhile, the socket moves to the device later than that;
  * the device then sees its first record ahead of where it was told, as
  * after any loss, and finds its place with tls_get_record() (or asks for
- * a resync): records before the marker are not its own.
+ * a resync): records before the marker are not its own.  If the context
+ * cannot be set up the socket simply stays in software.
  */
 static void ktls_device_install_work(struct work_struct *work)
 {
@@ -330,6 +363,10 @@ static void ktls_device_install_work(struct work_struct *work)
 	int err = -ESTALE;
 
 	if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_PENDING)
+		goto out;
+	/* Before the claim: a notifier may hand TX to the fallback then. */
+	err = ktls_device_tx_prepare(ctx);
+	if (err)
 		goto out;
 	down_read(&ktls_device_rwsem);
 	/* A device that went down takes no new sockets. */
@@ -364,7 +401,6 @@ out:
 
 void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
 {
-	struct tls_offload_context_tx *octx;
 	struct ktls_device_install *inst;
 	struct net_device *netdev;
 
@@ -379,21 +415,19 @@ void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
 	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
 	if (!inst)
 		goto err_put;
-	octx = ktls_device_octx_alloc(ctx);
-	if (!octx)
-		goto err_inst;
 
 	/* Nothing was sent under the keys yet: these are exact. */
 	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_TX);
 	/*
-	 * The fallback's transform is set up here, not in the work: its
-	 * first allocation may build the algorithm, which the software
-	 * layer's allocation just did too, and two at once may fail.
+	 * The first transform after boot may have to build the synchronous
+	 * algorithm, crypto manager self-test included; every install (and
+	 * the driver's own allocations) would wait for it in the work.  The
+	 * first offer builds it here instead, as the first software key
+	 * builds the software layer's.
 	 */
-	if (ktls_device_fallback_init(ctx, octx))
-		goto err_octx;
+	if (!READ_ONCE(ktls_device_fb_built) && ktls_device_tx_prepare(ctx))
+		goto err_fill;
 	inst->start_seq = tcp_sk(sk)->write_seq;
-	ctx->base.priv_ctx_tx = octx;	/* the driver's state goes there */
 	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
 	ktls_device_own(sk, ctx);
 
@@ -404,13 +438,11 @@ void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
 	queue_work(ktls_device_wq, &inst->work);
 	return;
 
-err_octx:
-	kfree(octx);
+err_fill:
 	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
 	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
 	if (!ctx->base.priv_ctx_rx)
 		memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
-err_inst:
 	kfree(inst);
 err_put:
 	dev_put(netdev);
@@ -418,12 +450,14 @@ err_put:
 
 void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 {
-	struct tls_offload_context_tx *octx = tls_offload_ctx_tx(&ctx->base);
+	struct tls_offload_context_tx *octx;
 	bool on = false;
 
 	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ON) !=
 	    KTLS_TX_DEV_READY)
 		return;
+	/* The install work set it before it published READY. */
+	octx = tls_offload_ctx_tx(&ctx->base);
 	/* Against the notifier: the device is either still there or gone. */
 	down_read(&ktls_device_rwsem);
 	if ((READ_ONCE(ctx->dev_dirs) & KTLS_DEV_TX) &&
