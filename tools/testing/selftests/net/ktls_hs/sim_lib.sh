@@ -163,6 +163,23 @@ delta() {
 	done
 }
 
+# KTLS_SIM_SCALE=N (the runner sets it on the KASAN/lockdep kernel): a
+# stream carries 1/N of its bytes, paced N times slower, so that it takes
+# as long (a device taken away mid-stream needs the time) for 1/N of the
+# crypto.  scale ARGS...: the sim_peer arguments so scaled, one a line.
+scale() {
+	local k=${KTLS_SIM_SCALE:-1} prev= a
+
+	for a in "$@"; do
+		case $prev in
+		-n) a=$((a / k)) ;;
+		-d) a=$((a * k)) ;;
+		esac
+		printf "%s\n" "$a"
+		prev=$a
+	done
+}
+
 # xfer ADDR RECV_ARGS -- SEND_ARGS: one stream from NS1 to NS2; 0 if intact.
 xfer() {
 	local addr=$1 rargs=() sargs=() rpid rc
@@ -170,6 +187,8 @@ xfer() {
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do rargs+=("$1"); shift; done
 	shift
 	sargs=("$@")
+	mapfile -t rargs < <(scale "${rargs[@]}")
+	mapfile -t sargs < <(scale "${sargs[@]}")
 	PORT=$((PORT + 1))
 	ip netns exec "$NS2" "$BIN/sim_peer" recv -a "$addr" -p "$PORT" \
 		"${rargs[@]}" > "$T/recv.out" 2>&1 &
