@@ -213,7 +213,10 @@ static void ktls_device_fill_prot(struct ktls_ctx *ctx)
 
 /*
  * The fields of the kernel's context drivers read, from our keys of
- * direction @dir as they stand now.
+ * direction @dir as they stand now.  The crypto info is the one the keys
+ * were set with, but for its record number: drivers take that of the
+ * record at the sequence number tls_dev_add() gives them from there, and
+ * the socket may have gone through records in software since.
  */
 static void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 {
@@ -221,10 +224,11 @@ static void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 	const struct ktls_cipher *cs = ctx->prot.cipher;
 	const struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
 	struct cipher_context *cc = tx ? &ctx->base.tx : &ctx->base.rx;
+	u8 *info = (u8 *)(tx ? &ctx->base.crypto_send : &ctx->base.crypto_recv);
 
 	ktls_device_fill_prot(ctx);
-	memcpy(tx ? &ctx->base.crypto_send : &ctx->base.crypto_recv, &c->info,
-	       cs->info_len);
+	memcpy(info, &c->info, cs->info_len);
+	put_unaligned_be64(c->seq, info + cs->seq_off);
 	memcpy(cc->iv, c->iv, cs->salt_len + cs->iv_len);
 	put_unaligned_be64(c->seq, cc->rec_seq);
 }
