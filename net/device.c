@@ -814,7 +814,12 @@ int ktls_device_init(void)
 {
 	int err;
 
-	ktls_device_wq = alloc_workqueue("ktls_hs_device", 0, 0);
+	/*
+	 * Unbound: an install queued from setsockopt() or a handshake would
+	 * otherwise wake a worker on the caller's CPU, which then runs the
+	 * driver's tls_dev_add() before the caller is back in userspace.
+	 */
+	ktls_device_wq = alloc_workqueue("ktls_hs_device", WQ_UNBOUND, 0);
 	if (!ktls_device_wq)
 		return -ENOMEM;
 	err = register_netdevice_notifier(&ktls_device_notifier);
