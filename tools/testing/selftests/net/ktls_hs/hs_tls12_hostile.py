@@ -55,26 +55,30 @@ def hs_msg(typ, body):
     return bytes([typ]) + len(body).to_bytes(3, "big") + body
 
 
-def client_hello(exts, suites=(SUITE,)):
-    body = (u16(0x0303) + os.urandom(32) + vec8(b"") +
+def client_hello(exts, suites=(SUITE,), sid=b""):
+    body = (u16(0x0303) + os.urandom(32) + vec8(sid) +
             vec16(b"".join(u16(s) for s in suites)) + vec8(b"\x00") +
             vec16(b"".join(exts)))
     return hs_msg(1, body)
 
 
 def std_exts(groups=(0x001d, 0x0017), ems=True, reneg=b"\x00",
-             formats=b"\x00"):
+             formats=b"\x00", sni=b"www.example.test", ticket=None):
+    """@sni empty or None: no server_name; @ticket: a session_ticket."""
     exts = [
         ext(10, vec16(b"".join(u16(g) for g in groups))),
         ext(13, vec16(u16(0x0403))),
-        ext(0, vec16(b"\x00" + vec16(b"www.example.test"))),
     ]
+    if sni:
+        exts.append(ext(0, vec16(b"\x00" + vec16(sni))))
     if formats is not None:
         exts.append(ext(11, vec8(formats)))
     if ems:
         exts.append(ext(23, b""))
     if reneg is not None:
         exts.append(ext(0xff01, reneg))
+    if ticket is not None:
+        exts.append(ext(35, ticket))
     return exts
 
 

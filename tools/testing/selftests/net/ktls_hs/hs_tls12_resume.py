@@ -21,7 +21,6 @@ curl, which offers no ticket in TLS 1.2, gets full handshakes.  KTLS_HS_KEY, KTL
 KTLS_HS_CA come from hs_tls12_resume.sh.  Output is KTAP.
 """
 
-import hashlib
 import os
 import shutil
 import struct
@@ -31,9 +30,10 @@ import time
 
 import hs_hostile as hh
 import hs_resume as hr
-from hs_hostile import ALERT, APPDATA, CCS, HANDSHAKE, Conn, check, ext
-from hs_hostile import record, u16, vec8, vec16
-from hs_tls12_hostile import SUITE, Gcm12, Handshake12, hs_msg, prf
+from hs_hostile import ALERT, APPDATA, CCS, HANDSHAKE, Conn, check
+from hs_hostile import record
+from hs_tls12_hostile import (SUITE, Gcm12, Handshake12, client_hello, prf,
+                               std_exts)
 
 KTLS_HS_VERSIONS = 109
 KTLS_HS_EMS_OPTIONAL = 110
@@ -55,22 +55,6 @@ class Server(hr.Server):
     def resumed_count(self):
         raw = self.ls.getsockopt(hh.SOL_TLS, hh.KTLS_HS_STATS, 40)
         return struct.unpack("QQQQII", raw)[5]
-
-
-def hello_exts(sni=SNI, ems=True, ticket=None):
-    exts = [
-        ext(10, vec16(u16(0x001d) + u16(0x0017))),
-        ext(13, vec16(u16(0x0403))),
-        ext(11, vec8(b"\x00")),
-        ext(0xff01, b"\x00"),
-    ]
-    if sni:
-        exts.append(ext(0, vec16(b"\x00" + vec16(sni))))
-    if ems:
-        exts.append(ext(23, b""))
-    if ticket is not None:
-        exts.append(ext(EXT_SESSION_TICKET, ticket))
-    return exts
 
 
 def sh_fields(sh):
@@ -100,10 +84,8 @@ class Client12(Handshake12):
 
     def hello12(self, ticket=None, sid=b"", sni=SNI, ems=True,
                 suites=(SUITE,)):
-        body = (u16(0x0303) + os.urandom(32) + vec8(sid) +
-                vec16(b"".join(u16(s) for s in suites)) + vec8(b"\x00") +
-                vec16(b"".join(hello_exts(sni, ems, ticket))))
-        ch = hs_msg(1, body)
+        ch = client_hello(std_exts(ems=ems, sni=sni, ticket=ticket),
+                          suites, sid)
         self.client_random = ch[6:38]
         self.transcript = ch
         self.sid = sid
