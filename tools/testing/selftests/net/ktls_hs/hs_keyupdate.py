@@ -23,7 +23,7 @@ import sys
 import time
 
 import hs_hostile as hh
-from hs_hostile import (ALERT, APPDATA, HANDSHAKE, SOL_TLS, TCP_ULP, Conn,
+from hs_hostile import (ALERT, APPDATA, HANDSHAKE, SOL_TLS, TCP_ULP,
                         Handshake, Keys, check, expand_label)
 
 KTLS_HS_IDENTITY = 100
@@ -59,7 +59,7 @@ class Session:
     """A finished handshake: the raw client and the socket accept() gave."""
 
     def __init__(self, srv):
-        self.c = Conn(srv.port)
+        self.c = srv.connect()
         h = Handshake(self.c)
         h.hello()
         if not h.server_flight():
