@@ -38,8 +38,9 @@ struct page;
 
 /*
  * The one handshake message the record layer handles itself, for the
- * keys of a kernel handshake (RFC 8446 4.6.3), and the fatal alerts it
- * may send for it (RFC 8446 6).
+ * keys of a kernel handshake (RFC 8446 4.6.3), and the fatal alerts the
+ * record layer sends on those keys (RFC 8446 6): for a bad KeyUpdate, and
+ * for a record that does not open.
  */
 #define KTLS_KEY_UPDATE_TYPE		24	/* HandshakeType key_update */
 #define KTLS_KEY_UPDATE_LEN		5	/* type, uint24 length, request */
@@ -47,6 +48,7 @@ struct page;
 #define KTLS_KEY_UPDATE_REQUESTED	1
 #define KTLS_ALERT_FATAL_LEVEL		2
 #define KTLS_RX_ALERT_UNEXPECTED	10	/* unexpected_message */
+#define KTLS_RX_ALERT_BAD_RECORD_MAC	20	/* bad_record_mac */
 #define KTLS_RX_ALERT_ILLEGAL_PARAM	47	/* illegal_parameter */
 #define KTLS_RX_ALERT_DECODE_ERROR	50	/* decode_error */
 

@@ -683,6 +683,20 @@ static int ktls_rx_bad(struct sock *sk, struct ktls_rx *rx, int err)
 	return ktls_rx_fail(sk, rx, err);
 }
 
+/*
+ * A record that does not open.  On the keys of a kernel handshake we are
+ * the TLS implementation, and RFC 8446 5.2 (RFC 5246 7.2.2 for 1.2) has
+ * it end the connection with bad_record_mac; with keys from userspace the
+ * alert is the application's, as with upstream.
+ */
+static int ktls_rx_open_failed(struct sock *sk, struct ktls_ctx *ctx,
+			       struct ktls_rx *rx, int err)
+{
+	if (err == -EBADMSG && ctx->keys_from_kernel)
+		ktls_tx_alert(sk, KTLS_RX_ALERT_BAD_RECORD_MAC);
+	return ktls_rx_bad(sk, rx, err);
+}
+
 /* A TLS 1.3 KeyUpdate ends the current keys: nothing more until new ones. */
 static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
 				     struct ktls_rx *rx,
@@ -911,7 +925,7 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	if (rxo) {
 		err = ktls_rx_device(sk, ctx, rx, rxo);
 		if (err < 0)
-			return ktls_rx_bad(sk, rx, err);
+			return ktls_rx_open_failed(sk, ctx, rx, err);
 		if (err) {
 			/* The device left the plaintext where it found the ciphertext. */
 			if (rx->in_tcp) {
@@ -975,13 +989,13 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			return KTLS_RX_ZC;
 		}
 		if (err != -EAGAIN)
-			return ktls_rx_bad(sk, rx, err);
+			return ktls_rx_open_failed(sk, ctx, rx, err);
 	}
 
 	err = ktls_aead_crypt(c, prot, false, src, rx->sg_rec, cryptlen,
 			      rx->iv);
 	if (err)
-		return ktls_rx_bad(sk, rx, err);
+		return ktls_rx_open_failed(sk, ctx, rx, err);
 
 plain:
 	rec->type = hdr[0];

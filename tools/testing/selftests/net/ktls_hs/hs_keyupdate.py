@@ -245,12 +245,17 @@ def server_error(sock):
         return e.errno
 
 
-def test_malformed(srv, name, payload, err, alert, split=False):
-    """(d) The socket fails with @err, the client gets @alert, no data."""
+def test_malformed(srv, name, payload, err, alert, split=False,
+                   typ=HANDSHAKE, tamper=False):
+    """(d) The socket fails with @err, the client gets @alert, no data.
+
+    @tamper: the record's tag is broken (and @payload never seen)."""
     s = Session(srv)
     s.send(APPDATA, b"fine")
     first = s.server_recv(4)
-    recs = [s.tx.seal(HANDSHAKE, payload)]
+    recs = [s.tx.seal(typ, payload)]
+    if tamper:
+        recs[0] = recs[0][:-1] + bytes([recs[0][-1] ^ 1])
     if split:
         recs.append(s.tx.seal(HANDSHAKE, b"\x00"))
     s.c.s.sendall(b"".join(recs) + s.tx.seal(APPDATA, b"never read"))
@@ -263,7 +268,7 @@ def test_malformed(srv, name, payload, err, alert, split=False):
         e3 = e.errno
     typ, data = s.read()
     got_alert = data[1] if typ == ALERT and len(data) == 2 else None
-    check(f"malformed KeyUpdate, {name}: {errno.errorcode[err]}, "
+    check(f"{name}: {errno.errorcode[err]}, "
           f"{alert}",
           first == b"fine" and e1 == err and e2 == err and e3 == err and
           got_alert == hh.ALERTS[alert],
@@ -404,26 +409,30 @@ def test_s_client(srv):
 def main():
     srv = hh.Server(int(os.environ["KTLS_HS_KEY"]))
     print("TAP version 13")
-    print("1..21")
+    print("1..22")
     test_not_requested(srv)
     test_requested(srv)
     test_requested_open_record(srv)
     test_requested_flood(srv)
     test_sockopt(srv)
-    test_malformed(srv, "length 0", b"\x18\x00\x00\x00", errno.EBADMSG,
-                   "decode_error")
-    test_malformed(srv, "length 2", b"\x18\x00\x00\x02\x00\x00",
+    bad = "malformed KeyUpdate, "
+    test_malformed(srv, bad + "length 0", b"\x18\x00\x00\x00",
                    errno.EBADMSG, "decode_error")
-    test_malformed(srv, "request_update 2", key_update(2), errno.EBADMSG,
-                   "illegal_parameter")
-    test_malformed(srv, "two in one record",
+    test_malformed(srv, bad + "length 2", b"\x18\x00\x00\x02\x00\x00",
+                   errno.EBADMSG, "decode_error")
+    test_malformed(srv, bad + "request_update 2", key_update(2),
+                   errno.EBADMSG, "illegal_parameter")
+    test_malformed(srv, bad + "two in one record",
                    key_update(0) + key_update(0), errno.EPROTO,
                    "unexpected_message")
-    test_malformed(srv, "behind another handshake message",
+    test_malformed(srv, bad + "behind another handshake message",
                    b"\x14\x00\x00\x00" + key_update(0), errno.EPROTO,
                    "unexpected_message")
-    test_malformed(srv, "split over two records", b"\x18\x00\x00\x01",
+    test_malformed(srv, bad + "split over two records", b"\x18\x00\x00\x01",
                    errno.EPROTO, "unexpected_message", split=True)
+    test_malformed(srv, "a record that fails authentication",
+                   b"tampered" * 100, errno.EBADMSG, "bad_record_mac",
+                   typ=APPDATA, tamper=True)
     test_misuse(srv)
     test_s_client(srv)
     time.sleep(0.1)
