@@ -104,45 +104,65 @@ ip -n "$NS2" route add $V1/32 via 10.78.0.1 src $V2 metric 20
 
 sim_pair
 
-# ctr 1|2 NAME: one ethtool -S counter of the sending or receiving end,
-# from the dumps snap takes.
-ctr() {
-	local dump=E$1
+# counters_of NAME DUMP: the "name: value" (ethtool -S) or "name value"
+# (tls_stat) lines of DUMP into the associative array NAME.  Builtins
+# only: under KASAN and TCG every fork costs a good part of a second, and
+# a case reads some sixty counters.
+counters_of() {
+	local -n into=$1
+	local k v
 
-	awk -v k="$2:" '$1 == k { print $2 }' <<< "${!dump}"
+	into=()
+	while read -r k v; do
+		into[${k%:}]=$v
+	done <<< "$2"
+}
+
+declare -A C1 C2 TS2
+
+# ctr 1|2 NAME: one ethtool -S counter of the sending or receiving end,
+# from the dumps snap (or ctr_read) took.
+ctr() {
+	local -n from=C$1
+
+	echo "${from[$2]}"
+}
+
+# ctr_read 1|2: a fresh ethtool -S dump of one end, for ctr.
+ctr_read() {
+	if [ "$1" = 1 ]; then
+		counters_of C1 "$(ip netns exec "$NS1" ethtool -S "$DEV")"
+	else
+		counters_of C2 "$(ip netns exec "$NS2" ethtool -S "$PEER")"
+	fi
 }
 
 snap() {
-	E1=$(ip netns exec "$NS1" ethtool -S "$DEV")
-	E2=$(ip netns exec "$NS2" ethtool -S "$PEER")
-	S_TXREC=$(ctr 1 tx_tls_records_encrypted)
-	S_TXBYTES=$(ctr 1 tx_tls_bytes)
-	S_TXOOO=$(ctr 1 tx_tls_ooo)
-	S_TXRSQ=$(ctr 1 tx_tls_resync_req)
-	S_TXRS=$(ctr 1 tx_tls_resync)
-	S_TXMIS=$(ctr 1 tx_tls_resync_mismatch)
-	S_RXREC=$(ctr 2 rx_tls_records_decrypted)
-	S_RXRSQ=$(ctr 2 rx_tls_resync_req)
-	S_RXRS=$(ctr 2 rx_tls_resync)
-	S_RXAUTH=$(ctr 2 rx_tls_auth_fail)
-	S_DROP=$(ctr 1 wire_dropped)
-	S_REORD=$(ctr 1 wire_reordered)
-	S_REFUSED=$(($(ctr 1 tls_dev_add_refused) + $(ctr 2 tls_dev_add_refused)))
-	S_ADD=$(($(ctr 1 tls_dev_add_tx) + $(ctr 2 tls_dev_add_rx)))
-	S_DEL=$(($(ctr 1 tls_dev_del_tx) + $(ctr 2 tls_dev_del_rx)))
-	S_DELTX=$(ctr 1 tls_dev_del_tx)
-	S_ADDFAIL=$(($(ctr 1 tls_dev_add_fail) + $(ctr 2 tls_dev_add_fail)))
-	S_RXPART=$(ctr 2 rx_tls_records_partial)
-	T2=$(ip netns exec "$NS2" cat /proc/net/tls_stat)
-	S_TRXDEV=$(tls_ctr TlsRxDevice)
-	S_TRETRY=$(tls_ctr TlsDecryptRetry)
-	S_TRXRS=$(tls_ctr TlsRxDeviceResync)
-	S_TDECERR=$(tls_ctr TlsDecryptError)
-}
-
-# tls_ctr NAME: a counter of the receiving namespace's tls_stat, from snap.
-tls_ctr() {
-	awk -v k="$1" '$1 == k { print $2 }' <<< "$T2"
+	ctr_read 1
+	ctr_read 2
+	counters_of TS2 "$(ip netns exec "$NS2" cat /proc/net/tls_stat)"
+	S_TXREC=${C1[tx_tls_records_encrypted]}
+	S_TXBYTES=${C1[tx_tls_bytes]}
+	S_TXOOO=${C1[tx_tls_ooo]}
+	S_TXRSQ=${C1[tx_tls_resync_req]}
+	S_TXRS=${C1[tx_tls_resync]}
+	S_TXMIS=${C1[tx_tls_resync_mismatch]}
+	S_RXREC=${C2[rx_tls_records_decrypted]}
+	S_RXRSQ=${C2[rx_tls_resync_req]}
+	S_RXRS=${C2[rx_tls_resync]}
+	S_RXAUTH=${C2[rx_tls_auth_fail]}
+	S_DROP=${C1[wire_dropped]}
+	S_REORD=${C1[wire_reordered]}
+	S_REFUSED=$((C1[tls_dev_add_refused] + C2[tls_dev_add_refused]))
+	S_ADD=$((C1[tls_dev_add_tx] + C2[tls_dev_add_rx]))
+	S_DEL=$((C1[tls_dev_del_tx] + C2[tls_dev_del_rx]))
+	S_DELTX=${C1[tls_dev_del_tx]}
+	S_ADDFAIL=$((C1[tls_dev_add_fail] + C2[tls_dev_add_fail]))
+	S_RXPART=${C2[rx_tls_records_partial]}
+	S_TRXDEV=${TS2[TlsRxDevice]}
+	S_TRETRY=${TS2[TlsDecryptRetry]}
+	S_TRXRS=${TS2[TlsRxDeviceResync]}
+	S_TDECERR=${TS2[TlsDecryptError]}
 }
 
 # delta: the counters since the last snap, as D_<name>.

@@ -90,8 +90,8 @@ for v in 12 13; do
 		-v $v -n 20000000 -s 6000 -d 2000 -R > "$T/send.out" 2>&1 &
 	spid=$!
 	for _ in $(seq 200); do
-		E1=$(ip netns exec "$NS1" ethtool -S "$DEV")
-		[ "$(ctr 1 tx_tls_records_encrypted)" -gt "$TX0" ] && break
+		ctr_read 1
+		[ "${C1[tx_tls_records_encrypted]}" -gt "$TX0" ] && break
 		sleep 0.05
 	done
 	if timeout 30 ip -n "$NS1" link del "$DEV"; then
