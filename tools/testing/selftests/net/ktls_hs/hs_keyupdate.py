@@ -245,34 +245,43 @@ def server_error(sock):
         return e.errno
 
 
+def break_stream(s, make):
+    """A record the socket takes, then the records @make(s) seals: what
+    the socket says after (what it read first, the errno of two reads and
+    of a send, and the type and plaintext of the client's next record)."""
+    s.send(APPDATA, b"fine")
+    first = s.server_recv(4)
+    s.c.s.sendall(b"".join(make(s)))
+    errs = [server_error(s.a), server_error(s.a)]
+    try:
+        s.a.send(b"late")
+        errs.append("sent")
+    except OSError as e:
+        errs.append(e.errno)
+    return (first, *errs, *s.read())
+
+
 def test_malformed(srv, name, payload, err, alert, split=False,
                    typ=HANDSHAKE, tamper=False):
     """(d) The socket fails with @err, the client gets @alert, no data.
 
     @tamper: the record's tag is broken (and @payload never seen)."""
+    def records(s):
+        recs = [s.tx.seal(typ, payload)]
+        if tamper:
+            recs[0] = recs[0][:-1] + bytes([recs[0][-1] ^ 1])
+        if split:
+            recs.append(s.tx.seal(HANDSHAKE, b"\x00"))
+        return recs + [s.tx.seal(APPDATA, b"never read")]
+
     s = Session(srv)
-    s.send(APPDATA, b"fine")
-    first = s.server_recv(4)
-    recs = [s.tx.seal(typ, payload)]
-    if tamper:
-        recs[0] = recs[0][:-1] + bytes([recs[0][-1] ^ 1])
-    if split:
-        recs.append(s.tx.seal(HANDSHAKE, b"\x00"))
-    s.c.s.sendall(b"".join(recs) + s.tx.seal(APPDATA, b"never read"))
-    e1 = server_error(s.a)
-    e2 = server_error(s.a)
-    try:
-        s.a.send(b"late")
-        e3 = "sent"
-    except OSError as e:
-        e3 = e.errno
-    typ, data = s.read()
-    got_alert = data[1] if typ == ALERT and len(data) == 2 else None
+    first, e1, e2, e3, rtyp, data = break_stream(s, records)
+    got_alert = data[1] if rtyp == ALERT and len(data) == 2 else None
     check(f"{name}: {errno.errorcode[err]}, "
           f"{alert}",
           first == b"fine" and e1 == err and e2 == err and e3 == err and
           got_alert == hh.ALERTS[alert],
-          f"recv {e1} then {e2}, send {e3}, client got {typ} {data!r}")
+          f"recv {e1} then {e2}, send {e3}, client got {rtyp} {data!r}")
     s.close()
 
 

@@ -26,7 +26,7 @@ import time
 
 import hs_hostile as hh
 from hs_hostile import ALERT, APPDATA, HANDSHAKE, check
-from hs_keyupdate import Session, key_update, server_error, tls_stat
+from hs_keyupdate import Session, break_stream, key_update, tls_stat
 
 CLONE_NEWNET = 0x40000000
 LIBC = ctypes.CDLL(None, use_errno=True)
@@ -97,17 +97,7 @@ def case(srv, dev, name, records, err, alert, auth_fail=False):
         return
     before = device_counters(dev)
     st = tls_stat()
-    s.send(APPDATA, b"fine")
-    first = s.server_recv(4)
-    s.c.s.sendall(b"".join(records(s)))
-    e1 = server_error(s.a)
-    e2 = server_error(s.a)
-    try:
-        s.a.send(b"late")
-        e3 = "sent"
-    except OSError as e:
-        e3 = e.errno
-    typ, data = s.read()
+    first, e1, e2, e3, typ, data = break_stream(s, records)
     after = device_counters(dev)
     dec, enc, bad = (after[n] - before[n] for n in (
         "rx_tls_records_decrypted", "tx_tls_records_encrypted",
