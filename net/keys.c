@@ -13,6 +13,7 @@
  * file is the only writer of struct ktls_crypto.
  */
 #include <crypto/aead.h>
+#include <kunit/visibility.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -20,6 +21,7 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+#include "device.h"
 
 static void ktls_crypto_clear(struct ktls_crypto *c)
 {
@@ -81,6 +83,42 @@ static int ktls_crypto_key(struct ktls_crypto *c, const struct ktls_cipher *cs,
 	return 0;
 }
 
+/**
+ * ktls_crypto_copy() - a transform of its own keyed as @src is now
+ * @dst:	zeroed state to fill
+ * @cs:		the suite of @src
+ * @src:	keys in use
+ *
+ * For a device's copy of the RX key (device_rx.c), which must stay the
+ * key the device has when ours moves on.  Process context.
+ * Return: 0 or an errno, with @dst left zeroed.
+ */
+int ktls_crypto_copy(struct ktls_crypto *dst, const struct ktls_cipher *cs,
+		     const struct ktls_crypto *src)
+{
+	int err;
+
+	err = ktls_crypto_alloc(dst, cs);
+	if (err)
+		return err;
+	err = ktls_crypto_key(dst, cs, &src->info);
+	if (err) {
+		ktls_crypto_clear(dst);
+		return err;
+	}
+	memcpy(dst->iv, src->iv, sizeof(dst->iv));
+	dst->seq = src->seq;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_crypto_copy);
+
+/* Give back what ktls_crypto_copy() set up, and wipe it. */
+void ktls_crypto_release(struct ktls_crypto *c)
+{
+	ktls_crypto_clear(c);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_crypto_release);
+
 /*
  * What userspace may set, given what is set already.  A second TLS_TX or
  * TLS_RX is a TLS 1.3 key update and must keep version and cipher; TLS 1.2
@@ -134,14 +172,22 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	if (err)
 		goto err_clear;
 
+	/*
+	 * Both directions start in software at once; a device that can
+	 * take the keys gets them off the syscall path, and the direction
+	 * moves to it once it has them (device.c): TX at a record boundary,
+	 * RX from the next record the device sees whole.
+	 */
 	if (tx) {
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_TX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
+		ktls_device_tx_offer(sk, ctx);
 	} else {
 		WRITE_ONCE(ctx->rx_conf, KTLS_CONF_SW);
 		ktls_stat_inc(sk, KTLS_STAT_RX_SW);
 		ktls_stat_inc(sk, KTLS_STAT_CURR_RX_SW);
+		ktls_device_rx_offer(sk, ctx);
 	}
 	return 0;
 
@@ -163,8 +209,16 @@ static int ktls_set_update(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
 	int err = 0;
 
-	if (tx)
+	if (tx) {
+		ktls_device_tx_abandon(ctx);
 		err = ktls_tx_flush(sk);
+		/*
+		 * The device holds the old key for what it may still
+		 * retransmit: later records are sealed in software.
+		 */
+		if (!err)
+			ktls_device_tx_leave(sk, ctx);
+	}
 	if (!err)
 		err = ktls_crypto_key(c, cs, info);
 	if (err) {
@@ -335,6 +389,11 @@ int ktls_keys_next(struct sock *sk, bool tx)
 
 	if (WARN_ON_ONCE(!sec || !c->ready))
 		return -EINVAL;
+	/* The KeyUpdate went under the old key: the device keeps that one. */
+	if (tx) {
+		ktls_device_tx_abandon(ctx);
+		ktls_device_tx_leave(sk, ctx);
+	}
 	err = ktls_tls13_next_secret(sec->hash, tx ? sec->tx : sec->rx,
 				     sec->len, secret, sec->len);
 	if (!err)

@@ -7,9 +7,12 @@
 #ifndef _KTLS_HS_KTLS_H
 #define _KTLS_HS_KTLS_H
 
+#include <linux/build_bug.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include <net/inet_connection_sock.h>
 #include <net/sock.h>
+#include <net/tls.h>
 
 #include "record.h"
 
@@ -26,8 +29,30 @@ enum ktls_conf {
 	KTLS_CONF_HW,		/* a tls_device offload */
 };
 
+/*
+ * TX offload of a socket, which starts in software (device.c): the device
+ * is asked for the keys off the syscall path, and the socket moves to it
+ * at a record boundary once it has them.
+ */
+enum ktls_tx_dev {
+	KTLS_TX_DEV_NONE,	/* no device asked */
+	KTLS_TX_DEV_PENDING,	/* the driver installs the keys */
+	KTLS_TX_DEV_READY,	/* it has them: move at the next record */
+	KTLS_TX_DEV_ON,		/* records are in device form */
+	KTLS_TX_DEV_ABANDONED,	/* the keys it would get are stale */
+};
+
 /**
  * struct ktls_ctx - state of one socket the "tls" ULP is attached to
+ * @base:	the kernel's own struct tls_context, first, because NIC
+ *		drivers read the ULP slot as one (tls_get_ctx() and the
+ *		inlines of <net/tls.h>).  Only what drivers and the core
+ *		read of it is kept: @base.priv_ctx_tx, @base.netdev,
+ *		@base.tx_conf, @base.prot_info, @base.crypto_send,
+ *		@base.tx, @base.flags and @base.sk_destruct of a TX offload
+ *		(device.c); everything else stays zero, so that the core's
+ *		tls_sw_has_ctx_rx()/tls_sw_has_ctx_tx() see no upstream
+ *		software context on any socket of ours
  * @sk:		the TCP socket
  * @sk_proto:	the protocol ops we sit in front of (tcp_prot, tcpv6_prot or
  *		whatever sockmap installed); every call we do not handle
@@ -55,10 +80,20 @@ enum ktls_conf {
  * @hs:		the in-kernel handshake of this socket, running or ended
  *		(net/hs/conn.c); NULL if none was started
  * @hs_listen:	set on an armed listener (net/hs/listen.c)
+ * @tx_dev:	enum ktls_tx_dev: where the TX offload of the socket stands
+ *		(device.c)
+ * @dev_dirs:	which directions the driver of base.netdev holds state
+ *		for, and whether a device went from under the socket
+ *		(device.c, under its lock)
+ * @closed:	close() ran on an offloaded socket, whose context lives
+ *		on until the socket's destructor (device.c)
+ * @device_work: frees an offloaded socket's context after its destructor,
+ *		since drivers may sleep in tls_dev_del() (device.c)
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
 struct ktls_ctx {
+	struct tls_context base;
 	struct sock *sk;
 	struct proto *sk_proto;
 	const struct proto_ops *sk_ops;
@@ -78,8 +113,15 @@ struct ktls_ctx {
 	struct ktls_hs_settings __rcu *hs_settings;
 	struct ktls_hs_conn *hs;
 	struct ktls_hs_listen *hs_listen;
+	u8 tx_dev;
+	u8 dev_dirs;
+	bool closed;
+	struct work_struct device_work;
 	struct rcu_head rcu;
 };
+
+/* tls_get_ctx() of a driver and ktls_ctx() must read the same address. */
+static_assert(offsetof(struct ktls_ctx, base) == 0);
 
 /*
  * The ULP slot is written only by our init (socket locked, before any
@@ -113,6 +155,9 @@ int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 		    const union ktls_crypto_info *rx,
 		    const struct ktls_secrets *secrets);
 int ktls_keys_install_staged(struct sock *sk);
+int ktls_crypto_copy(struct ktls_crypto *dst, const struct ktls_cipher *cs,
+		     const struct ktls_crypto *src);
+void ktls_crypto_release(struct ktls_crypto *c);
 /* The next generation of a kernel handshake's keys (KeyUpdate), locked. */
 int ktls_keys_next(struct sock *sk, bool tx);
 

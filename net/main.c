@@ -13,6 +13,7 @@
 #include <ktls_hs/kdf.h>
 
 #include "ktls.h"
+#include "device.h"
 #include "hs/hs.h"
 #include "hs/pool.h"
 #include "hs/events.h"
@@ -43,9 +44,13 @@ static int __init ktls_hs_module_init(void)
 	if (err)
 		goto err_ulp;
 
-	err = ktls_identity_init();
+	err = ktls_device_init();
 	if (err)
 		goto err_stat;
+
+	err = ktls_identity_init();
+	if (err)
+		goto err_device;
 
 	err = ktls_hs_pool_init();
 	if (err)
@@ -67,6 +72,8 @@ err_pool:
 	ktls_hs_pool_exit();
 err_identity:
 	ktls_identity_exit();
+err_device:
+	ktls_device_exit();
 err_stat:
 	ktls_stat_exit();
 err_ulp:
@@ -88,6 +95,7 @@ static void __exit ktls_hs_module_exit(void)
 	 */
 	tcp_unregister_ulp(&ktls_ulp_ops);
 	ktls_hs_events_exit();
+	ktls_device_exit();
 	ktls_stat_exit();
 	ktls_kdf_exit();
 	/* Handshakes, settings and listeners are freed after grace periods. */

@@ -38,8 +38,9 @@ struct page;
 
 /*
  * The one handshake message the record layer handles itself, for the
- * keys of a kernel handshake (RFC 8446 4.6.3), and the fatal alerts it
- * may send for it (RFC 8446 6).
+ * keys of a kernel handshake (RFC 8446 4.6.3), and the fatal alerts the
+ * record layer sends on those keys (RFC 8446 6): for a bad KeyUpdate, and
+ * for a record that does not open.
  */
 #define KTLS_KEY_UPDATE_TYPE		24	/* HandshakeType key_update */
 #define KTLS_KEY_UPDATE_LEN		5	/* type, uint24 length, request */
@@ -47,6 +48,7 @@ struct page;
 #define KTLS_KEY_UPDATE_REQUESTED	1
 #define KTLS_ALERT_FATAL_LEVEL		2
 #define KTLS_RX_ALERT_UNEXPECTED	10	/* unexpected_message */
+#define KTLS_RX_ALERT_BAD_RECORD_MAC	20	/* bad_record_mac */
 #define KTLS_RX_ALERT_ILLEGAL_PARAM	47	/* illegal_parameter */
 #define KTLS_RX_ALERT_DECODE_ERROR	50	/* decode_error */
 
@@ -60,6 +62,9 @@ struct page;
 #define KTLS_MAX_AAD_LEN	13	/* 1.2: seq(8) type(1) version(2) length(2) */
 #define KTLS_AEAD_IV_LEN	16	/* what the AEAD is given: CCM wants a flags byte first */
 #define KTLS_CCM_FLAGS		2	/* L' = L - 1 with L = 3 (RFC 3610 2.3) */
+/* The longest record a peer may send: header, nonce, plaintext, type, tag. */
+#define KTLS_REC_MAX		(KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN + \
+				 KTLS_MAX_PLAINTEXT + 1 + KTLS_MAX_TAG_LEN)
 
 /**
  * struct ktls_cipher - one cipher suite of the SOL_TLS API
@@ -252,6 +257,7 @@ ssize_t ktls_splice_read(struct socket *sock, loff_t *ppos,
 __poll_t ktls_poll(struct file *file, struct socket *sock,
 		   struct poll_table_struct *wait);
 bool ktls_rx_is_readable(struct sock *sk);	/* a whole record is there */
+u32 ktls_rx_next_seq(struct sock *sk);	/* where the next record starts */
 int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
 		   sk_read_actor_t recv_actor);	/* proto_ops.read_sock */
 

@@ -21,6 +21,12 @@
  * (or in softirq with the socket not owned by a user), and one reader at a
  * time holds the record stream.
  *
+ * Where a NIC decrypts RX (device_rx.c), records arrive in plaintext in
+ * skbs marked decrypted: a record wholly so is taken as the device left
+ * it, one only partly so is turned back into ciphertext and decrypted
+ * here, which needs it copied out of TCP's skbs.  The framer also tells
+ * the device where records start when it asks.
+ *
  * Records are decrypted one at a time, in order, by a reader in process
  * context.  So on the keys of a kernel handshake, a KeyUpdate is followed
  * right where it is decrypted: the next record, framed or not, is not
@@ -41,11 +47,9 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+#include "device.h"
 
-/* Header, explicit nonce, the largest plaintext, inner type and tag. */
-#define KTLS_RX_REC_MAX		(KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN + \
-				 KTLS_MAX_PLAINTEXT + 1 + KTLS_MAX_TAG_LEN)
-#define KTLS_RX_PAGES		DIV_ROUND_UP(KTLS_RX_REC_MAX, PAGE_SIZE)
+#define KTLS_RX_PAGES		DIV_ROUND_UP(KTLS_REC_MAX, PAGE_SIZE)
 /* Pages of a reader's buffer we decrypt into directly; more and we copy. */
 #define KTLS_RX_ZC_PAGES	16
 /* Scatterlist entries for a record read out of TCP's skbs; more and we copy. */
@@ -67,7 +71,7 @@ enum {
  * @plain:	plaintext bytes not yet read
  * @type:	content type (the inner one in TLS 1.3)
  * @shared:	a reader kept references to @pages: never reuse them
- * @pages:	KTLS_RX_REC_MAX bytes
+ * @pages:	KTLS_REC_MAX bytes
  */
 struct ktls_rx_rec {
 	struct list_head list;
@@ -83,6 +87,7 @@ struct ktls_rx_rec {
  * @saved_data_ready: the sk_data_ready we replaced
  * @cur:	the record being framed; NULL only after an allocation failed
  * @len:	bytes of @cur copied from TCP
+ * @seq:	TCP sequence number of the first byte of the record
  * @need:	the length of the next record once its header is in, else 0
  * @type:	its outer content type
  * @ready:	the whole record is there, in TCP's queue or in @cur
@@ -107,6 +112,7 @@ struct ktls_rx {
 	void (*saved_data_ready)(struct sock *sk);
 	struct ktls_rx_rec *cur;
 	unsigned int len;
+	u32 seq;
 	unsigned int need;
 	u8 type;
 	bool ready;
@@ -256,6 +262,7 @@ static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
 			       unsigned int offset, size_t len)
 {
 	struct ktls_rx_frame *f = desc->arg.data;
+	struct ktls_rx_offload *rxo = ktls_rx_offload(f->ctx);
 	struct ktls_rx *rx = f->rx;
 	size_t done = 0;
 
@@ -268,6 +275,10 @@ static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
 		if (skb_copy_bits(skb, offset + done,
 				  ktls_rx_rec_ptr(rx->cur, rx->len), n))
 			break;
+		if (!rx->len)
+			rx->seq = TCP_SKB_CB(skb)->seq + offset + done;
+		if (rxo)
+			ktls_device_rx_mark(rxo, skb, rx->len, n);
 		rx->len += n;
 		done += n;
 
@@ -370,6 +381,43 @@ static int ktls_rx_tcp_sg(struct sk_buff *skb, unsigned int off,
 	return 0;
 }
 
+struct ktls_rx_to_rec {
+	struct ktls_rx_rec *rec;
+	unsigned int pos;
+};
+
+/* Copy out of TCP's skbs into a record buffer, from its start on. */
+static int ktls_rx_tcp_rec(struct sk_buff *skb, unsigned int off,
+			   unsigned int len, void *arg)
+{
+	struct ktls_rx_to_rec *t = arg;
+
+	while (len) {
+		unsigned int n = ktls_rx_rec_span(t->pos, len);
+		int err;
+
+		err = skb_copy_bits(skb, off, ktls_rx_rec_ptr(t->rec, t->pos), n);
+		if (err)
+			return err;
+		off += n;
+		t->pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Count the bytes that came decrypted from the device. */
+static int ktls_rx_tcp_dec(struct sk_buff *skb, unsigned int off,
+			   unsigned int len, void *arg)
+{
+	unsigned int *dec = arg;
+
+	/* TCP never merges skbs that differ in this: one flag holds for all. */
+	if (skb_is_decrypted(skb))
+		*dec += len;
+	return 0;
+}
+
 /* Parse a record header; a broken stream stops the framer. */
 static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
 			  struct ktls_rx *rx, const u8 *hdr)
@@ -379,6 +427,30 @@ static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
 	if (need < 0)
 		ktls_rx_abort(sk, rx, need);
 	return need;
+}
+
+/*
+ * A record is framed: answer the device's resync request if it is about
+ * this record.  @next_in: TCP holds bytes past it.
+ */
+static void ktls_rx_framed(struct sock *sk, struct ktls_ctx *ctx,
+			   struct ktls_rx *rx, bool next_in)
+{
+	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
+	u32 seq;
+	u64 sn;
+
+	if (!rxo)
+		return;
+	/*
+	 * The driver's async resync state goes with tls_dev_del(), which a
+	 * device going down calls a grace period after setting the flag.
+	 */
+	rcu_read_lock();
+	if (!test_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags) &&
+	    ktls_device_rx_framed(rxo, rx->seq, rx->need, next_in, &seq, &sn))
+		ktls_device_rx_resync(sk, ctx, seq, sn);
+	rcu_read_unlock();
 }
 
 /*
@@ -408,8 +480,10 @@ static void ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 			if (inq >= need) {
 				rx->need = need;
 				rx->type = hdr[0];
+				rx->seq = tcp_sk(sk)->copied_seq;
 				rx->in_tcp = true;
 				WRITE_ONCE(rx->ready, true);
+				ktls_rx_framed(sk, ctx, rx, inq > need);
 				return;
 			}
 		}
@@ -421,11 +495,17 @@ static void ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 	tcp_read_sock(sk, &desc, ktls_rx_frame_actor);
 	if (f.err)
 		ktls_rx_abort(sk, rx, f.err);
+	else if (rx->ready && !copy)
+		ktls_rx_framed(sk, ctx, rx, tcp_inq(sk) > 0);
 }
 
 /* The framed record is gone (read or moved to the list). */
 static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
 {
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	if (ktls_rx_offload(ctx))
+		ktls_device_rx_next(ktls_rx_offload(ctx), &ctx->prot, rx->need);
 	if (rx->in_tcp)
 		tcp_read_done(sk, rx->need);
 	rx->in_tcp = false;
@@ -447,6 +527,23 @@ static void ktls_rx_data_ready(struct sock *sk)
 	ktls_rx_pull(sk, ctx, rx, false);
 	if (!was_ready && rx->ready)
 		rx->saved_data_ready(sk);
+}
+
+u32 ktls_rx_next_seq(struct sock *sk)
+{
+	struct ktls_rx *rx = ktls_ctx(sk)->rx;
+
+	/* What was copied out of TCP of the next record is past copied_seq. */
+	return tcp_sk(sk)->copied_seq - rx->len;
+}
+
+/* Our RX key moved on; the device's did not. */
+static void ktls_rx_device_stale(struct ktls_ctx *ctx)
+{
+	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
+
+	if (rxo)
+		rxo->stale = true;
 }
 
 bool ktls_rx_is_readable(struct sock *sk)
@@ -586,6 +683,20 @@ static int ktls_rx_bad(struct sock *sk, struct ktls_rx *rx, int err)
 	return ktls_rx_fail(sk, rx, err);
 }
 
+/*
+ * A record that does not open.  On the keys of a kernel handshake we are
+ * the TLS implementation, and RFC 8446 5.2 (RFC 5246 7.2.2 for 1.2) has
+ * it end the connection with bad_record_mac; with keys from userspace the
+ * alert is the application's, as with upstream.
+ */
+static int ktls_rx_open_failed(struct sock *sk, struct ktls_ctx *ctx,
+			       struct ktls_rx *rx, int err)
+{
+	if (err == -EBADMSG && ctx->keys_from_kernel)
+		ktls_tx_alert(sk, KTLS_RX_ALERT_BAD_RECORD_MAC);
+	return ktls_rx_bad(sk, rx, err);
+}
+
 /* A TLS 1.3 KeyUpdate ends the current keys: nothing more until new ones. */
 static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
 				     struct ktls_rx *rx,
@@ -649,6 +760,7 @@ static int ktls_rx_key_update(struct sock *sk, struct ktls_ctx *ctx,
 		rx->err = err;
 		return err;
 	}
+	ktls_rx_device_stale(ctx);
 	/*
 	 * Answered before our next record.  However often the peer asks,
 	 * one answer is due at most, and only when we send anyway: asking
@@ -656,6 +768,66 @@ static int ktls_rx_key_update(struct sock *sk, struct ktls_ctx *ctx,
 	 */
 	if (msg[4] == KTLS_KEY_UPDATE_REQUESTED)
 		WRITE_ONCE(ctx->key_update_due, true);
+	return 0;
+}
+
+/* A buffer borrowed for a moment goes back to the spares. */
+static void ktls_rx_rec_put(struct ktls_rx *rx, struct ktls_rx_rec *rec)
+{
+	if (rx->nr_spare >= KTLS_RX_SPARES) {
+		ktls_rx_rec_free(rec);
+		return;
+	}
+	list_add(&rec->list, &rx->spare);
+	rx->nr_spare++;
+}
+
+/*
+ * What the device decrypted of the framed record: all of it (1), or none
+ * (0); a record it decrypted in part is copied out of TCP, its decrypted
+ * pieces turned back into ciphertext, and then it counts as none.  Or an
+ * errno.  A record the device decrypted after our key moved on is not
+ * taken as it is: the device had the old key.
+ */
+static int ktls_rx_device(struct sock *sk, struct ktls_ctx *ctx,
+			  struct ktls_rx *rx, struct ktls_rx_offload *rxo)
+{
+	unsigned int dec = rxo->nr_dec;
+	struct ktls_rx_rec *scratch;
+	u32 seq;
+	u64 sn;
+	int err;
+
+	if (rx->in_tcp) {
+		dec = 0;
+		ktls_rx_tcp_walk(sk, 0, rx->need, ktls_rx_tcp_dec, &dec);
+	}
+	if (ktls_device_rx_result(rxo, rx->seq, rx->need, dec,
+				  tcp_inq(sk) > (rx->in_tcp ? rx->need : 0),
+				  &seq, &sn))
+		ktls_device_rx_resync(sk, ctx, seq, sn);
+	if (!dec)
+		return 0;
+	if (dec == rx->need && !rxo->stale)
+		return 1;
+
+	if (rx->in_tcp) {
+		rx->in_tcp = false;
+		rx->need = 0;
+		WRITE_ONCE(rx->ready, false);
+		ktls_rx_pull(sk, ctx, rx, true);
+		if (!rx->ready)
+			return -EIO;
+	}
+	scratch = ktls_rx_rec_alloc(rx);
+	if (!scratch)
+		return -ENOMEM;
+	err = ktls_device_rx_recover(rxo, &ctx->prot, rx->cur->pages,
+				     scratch->pages, rx->need);
+	ktls_rx_rec_put(rx, scratch);
+	if (err)
+		return err;
+	ktls_stat_inc(sk, KTLS_STAT_DECRYPT_RETRY);
 	return 0;
 }
 
@@ -738,6 +910,7 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			   struct ktls_rx *rx, struct iov_iter *to,
 			   size_t *zc_len)
 {
+	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
 	const struct ktls_prot *prot = &ctx->prot;
 	struct ktls_crypto *c = &ctx->rx_crypto;
 	struct ktls_rx_rec *rec = rx->cur;
@@ -748,6 +921,25 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 
 	cryptlen = rx->need - prot->prepend_len;
 	inner = cryptlen - prot->tag_len;
+
+	if (rxo) {
+		err = ktls_rx_device(sk, ctx, rx, rxo);
+		if (err < 0)
+			return ktls_rx_open_failed(sk, ctx, rx, err);
+		if (err) {
+			/* The device left the plaintext where it found the ciphertext. */
+			if (rx->in_tcp) {
+				struct ktls_rx_to_rec t = { .rec = rec };
+
+				err = ktls_rx_tcp_walk(sk, 0, rx->need - prot->tag_len,
+						       ktls_rx_tcp_rec, &t);
+				if (err)
+					return ktls_rx_bad(sk, rx, -EIO);
+			}
+			ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
+			goto plain;
+		}
+	}
 
 	/* Plaintext lands in @rec's pages (in place, when copied there). */
 	sg_init_table(rx->sg_rec, KTLS_RX_PAGES + 2);
@@ -797,14 +989,15 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			return KTLS_RX_ZC;
 		}
 		if (err != -EAGAIN)
-			return ktls_rx_bad(sk, rx, err);
+			return ktls_rx_open_failed(sk, ctx, rx, err);
 	}
 
 	err = ktls_aead_crypt(c, prot, false, src, rx->sg_rec, cryptlen,
 			      rx->iv);
 	if (err)
-		return ktls_rx_bad(sk, rx, err);
+		return ktls_rx_open_failed(sk, ctx, rx, err);
 
+plain:
 	rec->type = hdr[0];
 	pos = prot->prepend_len + inner;
 	if (prot->version == TLS_1_3_VERSION) {
@@ -1220,6 +1413,7 @@ void ktls_rx_rekeyed(struct sock *sk)
 
 	if (!rx)
 		return;
+	ktls_rx_device_stale(ctx);
 	WRITE_ONCE(rx->key_expired, false);
 	ktls_rx_pull(sk, ctx, rx, false);
 	if (rx->ready)

@@ -37,6 +37,7 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+#include "device.h"
 
 #define KTLS_TX_PAGES		DIV_ROUND_UP(KTLS_MAX_PLAINTEXT, PAGE_SIZE)
 /* Fragments of one record's plaintext: the record closes when they run out. */
@@ -46,7 +47,13 @@
  * left of the socket's page frag (at least 32 bytes), the rest from fresh
  * frags, which are order-0 pages in the worst case.
  */
-#define KTLS_TX_ENC_FRAGS	(2 + DIV_ROUND_UP(KTLS_MAX_PLAINTEXT + 256, PAGE_SIZE))
+#define KTLS_TX_ENC_FRAGS	(3 + DIV_ROUND_UP(KTLS_MAX_PLAINTEXT + 256, PAGE_SIZE))
+/*
+ * A device-form record that borrows spliced pages (TLS_TX_ZEROCOPY_RO):
+ * one fragment for header and nonce, the plaintext's, and at most two for
+ * the inner type and the tag's room.
+ */
+#define KTLS_TX_BORROW_FRAGS	(KTLS_TX_ENC_FRAGS - 3)
 /*
  * Sealed records waiting for TCP.  sendmsg() leaves at most two behind;
  * the third slot lets a rekey seal the open record with the old keys
@@ -54,18 +61,23 @@
  */
 #define KTLS_TX_QUEUE		3
 
+/* A record in device form is tracked in the kernel's struct tls_record_info. */
+static_assert(KTLS_TX_ENC_FRAGS <= MAX_SKB_FRAGS);
+
 /**
  * struct ktls_tx_rec - a sealed record, or what TCP has not taken of it
  * @frags:	the ciphertext, header included; each holds a page reference
  * @nr:		fragments in use
  * @next:	first fragment TCP has not fully taken
  * @left:	bytes TCP has not taken
+ * @device:	in device form, for the device to encrypt
  */
 struct ktls_tx_rec {
 	struct bio_vec frags[KTLS_TX_ENC_FRAGS];
 	unsigned int nr;
 	unsigned int next;
 	size_t left;
+	bool device;
 };
 
 /**
@@ -78,11 +90,13 @@ struct ktls_tx_rec {
  * @closing:	ktls_tx_close() ran: the work must not touch the socket
  * @in_push:	we are inside tcp_sendmsg_locked(), whose write_space calls
  *		must not schedule the work
+ * @pushed_device: the last record TCP took was in device form
  * @pages:	our copy of the open record's plaintext, when copied
  * @plain:	the open record's plaintext, each fragment holding a reference
  * @nr_plain:	fragments in @plain
  * @plain_len:	bytes in @plain
  * @copy_len:	bytes of @pages in use
+ * @splice_len:	bytes of @plain that are the caller's spliced pages
  * @type:	content type of the open record
  * @queue:	sealed records, oldest at @head
  * @head:	oldest record of @queue
@@ -101,12 +115,14 @@ struct ktls_tx {
 	bool waiting;
 	bool closing;
 	bool in_push;
+	bool pushed_device;
 
 	struct page *pages[KTLS_TX_PAGES];
 	struct bio_vec plain[KTLS_TX_FRAGS];
 	unsigned int nr_plain;
 	unsigned int plain_len;
 	unsigned int copy_len;
+	unsigned int splice_len;
 	u8 type;
 
 	struct ktls_tx_rec queue[KTLS_TX_QUEUE];
@@ -129,6 +145,7 @@ static void ktls_tx_drop_plain(struct ktls_tx *tx)
 	tx->nr_plain = 0;
 	tx->plain_len = 0;
 	tx->copy_len = 0;
+	tx->splice_len = 0;
 	tx->type = KTLS_TYPE_DATA;
 }
 
@@ -209,6 +226,7 @@ static int ktls_tx_splice(struct ktls_tx *tx, struct iov_iter *from,
 			return done ? done : -EIO;
 		}
 		ktls_tx_add_frag(tx, page, off, part);
+		tx->splice_len += part;
 		done += part;
 	}
 	return done;
@@ -253,12 +271,11 @@ static int ktls_tx_pin(struct ktls_tx *tx, struct iov_iter *from,
  * @rec.  The first fragment is at least 32 bytes (sk_page_frag_refill()
  * guarantees that much), so the header and explicit nonce fit in it.
  */
-static int ktls_tx_alloc_enc(struct sock *sk, struct ktls_tx_rec *rec,
-			     size_t len)
+static int ktls_tx_add_enc(struct sock *sk, struct ktls_tx_rec *rec,
+			   size_t len)
 {
 	struct page_frag *pfrag = sk_page_frag(sk);
 
-	rec->nr = 0;
 	while (len) {
 		unsigned int n;
 
@@ -277,6 +294,122 @@ static int ktls_tx_alloc_enc(struct sock *sk, struct ktls_tx_rec *rec,
 	return 0;
 }
 
+static int ktls_tx_alloc_enc(struct sock *sk, struct ktls_tx_rec *rec,
+			     size_t len)
+{
+	rec->nr = 0;
+	return ktls_tx_add_enc(sk, rec, len);
+}
+
+/*
+ * TLS_TX_ZEROCOPY_RO: the application promised not to change what it
+ * splices while TCP may still send it, so a device-form record of spliced
+ * pages only needs no copy of its own; it is the pages themselves
+ * between a fragment for the header and nonce and one for the inner type
+ * and the tag's room.
+ */
+static bool ktls_tx_may_borrow(const struct ktls_ctx *ctx,
+			       const struct ktls_tx *tx)
+{
+	return ctx->zerocopy_sendfile && tx->plain_len &&
+	       tx->splice_len == tx->plain_len &&
+	       tx->nr_plain <= KTLS_TX_BORROW_FRAGS;
+}
+
+static int ktls_tx_borrow(struct sock *sk, struct ktls_tx *tx,
+			  struct ktls_tx_rec *rec, const struct ktls_prot *prot)
+{
+	unsigned int i, trailer;
+	int err;
+
+	/* At least 32 bytes: header and nonce take one fragment. */
+	err = ktls_tx_alloc_enc(sk, rec, prot->prepend_len);
+	if (err)
+		return err;
+	for (i = 0; i < tx->nr_plain; i++) {
+		get_page(tx->plain[i].bv_page);
+		rec->frags[rec->nr++] = tx->plain[i];
+	}
+	trailer = rec->nr;
+	err = ktls_tx_add_enc(sk, rec, prot->tail_len + prot->tag_len);
+	if (err) {
+		ktls_tx_rec_release(rec);
+		return err;
+	}
+	for (i = trailer; i < rec->nr; i++)
+		memzero_page(rec->frags[i].bv_page, rec->frags[i].bv_offset,
+			     rec->frags[i].bv_len);
+	/* The TLS 1.3 inner type opens the trailer. */
+	if (prot->tail_len)
+		memcpy_to_page(rec->frags[trailer].bv_page,
+			       rec->frags[trailer].bv_offset, &tx->type, 1);
+	return 0;
+}
+
+/*
+ * Device form of the open record (TX offload): the plaintext and the
+ * TLS 1.3 inner type where the ciphertext goes, zeros where the tag goes,
+ * for the device to encrypt on its way out.  The plaintext is copied,
+ * from spliced pages too (but see ktls_tx_borrow()): the record must not
+ * change while it may be retransmitted, since the device and the software
+ * fallback both read it again then.
+ */
+static void ktls_tx_frame(struct ktls_tx *tx, struct ktls_tx_rec *rec,
+			  const struct ktls_prot *prot)
+{
+	unsigned int f = 0, off = prot->prepend_len, i;
+
+	/* Skip the fragments the header and nonce filled. */
+	while (off >= rec->frags[f].bv_len)
+		off -= rec->frags[f++].bv_len;
+
+	for (i = 0; i <= tx->nr_plain; i++) {
+		const struct bio_vec *src = &tx->plain[i];
+		unsigned int done = 0, len = i < tx->nr_plain ? src->bv_len :
+					     prot->tail_len + prot->tag_len;
+
+		while (done < len) {
+			struct bio_vec *dst = &rec->frags[f];
+			unsigned int n = min(len - done, dst->bv_len - off);
+
+			if (i < tx->nr_plain)
+				memcpy_page(dst->bv_page, dst->bv_offset + off,
+					    src->bv_page, src->bv_offset + done,
+					    n);
+			else
+				memzero_page(dst->bv_page, dst->bv_offset + off,
+					     n);
+			done += n;
+			off += n;
+			if (off == dst->bv_len) {
+				f++;
+				off = 0;
+			}
+		}
+	}
+	if (prot->tail_len) {
+		/* The inner type is the first byte after the plaintext. */
+		unsigned int pos = prot->prepend_len + tx->plain_len;
+
+		for (f = 0; pos >= rec->frags[f].bv_len; f++)
+			pos -= rec->frags[f].bv_len;
+		memcpy_to_page(rec->frags[f].bv_page,
+			       rec->frags[f].bv_offset + pos, &tx->type, 1);
+	}
+}
+
+/* TCP's sequence number of the first byte of the record at queue slot @n. */
+static u32 ktls_tx_seq_of(struct sock *sk, const struct ktls_tx *tx,
+			  unsigned int n)
+{
+	u32 seq = tcp_sk(sk)->write_seq;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		seq += tx->queue[(tx->head + i) % KTLS_TX_QUEUE].left;
+	return seq;
+}
+
 /*
  * Seal the open record into the next free slot of the queue: header and
  * nonce written in clear, plaintext (and the TLS 1.3 inner type)
@@ -292,6 +425,7 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
 	struct scatterlist *sg;
 	bool tls13 = prot->version == TLS_1_3_VERSION;
+	bool borrow;
 	int err;
 
 	if (WARN_ON_ONCE(tx->count == KTLS_TX_QUEUE))
@@ -300,7 +434,17 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 
 	inner = tx->plain_len + prot->tail_len;
 	body = prot->nonce_len + inner + prot->tag_len;
-	err = ktls_tx_alloc_enc(sk, rec, KTLS_HEADER_LEN + body);
+
+	/* The device got the keys off the syscall path: it takes over here. */
+	if (ctx->tx_conf == KTLS_CONF_SW &&
+	    READ_ONCE(ctx->tx_dev) == KTLS_TX_DEV_READY)
+		ktls_device_tx_switch(sk, ctx, ktls_tx_seq_of(sk, tx, tx->count));
+	rec->device = ctx->tx_conf == KTLS_CONF_HW;
+	borrow = rec->device && ktls_tx_may_borrow(ctx, tx);
+	if (borrow)
+		err = ktls_tx_borrow(sk, tx, rec, prot);
+	else
+		err = ktls_tx_alloc_enc(sk, rec, KTLS_HEADER_LEN + body);
 	if (err)
 		return err;
 
@@ -309,6 +453,20 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	       prot->nonce_len);
 	memcpy_to_page(rec->frags[0].bv_page, rec->frags[0].bv_offset, hdr,
 		       prot->prepend_len);
+
+	if (rec->device) {
+		/* Borrowed pages are in place already. */
+		if (!borrow)
+			ktls_tx_frame(tx, rec, prot);
+		err = ktls_device_record_add(sk, ctx, rec->frags, rec->nr,
+					     KTLS_HEADER_LEN + body,
+					     ktls_tx_seq_of(sk, tx, tx->count));
+		if (err) {
+			ktls_tx_rec_release(rec);
+			return err;
+		}
+		goto sealed;
+	}
 
 	ktls_record_iv(tx->iv, prot, c, c->iv + prot->cipher->salt_len);
 	ktls_record_aad(tx->aad, prot, c->seq, tx->type, inner);
@@ -343,6 +501,7 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 		return err;
 	}
 
+sealed:
 	ktls_record_advance(prot, c);
 	rec->next = 0;
 	rec->left = KTLS_HEADER_LEN + body;
@@ -378,9 +537,19 @@ static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 		struct ktls_tx_rec *rec = &tx->queue[tx->head];
 		struct msghdr msg = {
 			.msg_flags = MSG_SPLICE_PAGES | MSG_DONTWAIT |
-				     MSG_NOSIGNAL,
+				     MSG_NOSIGNAL |
+				     (rec->device ? MSG_SENDPAGE_DECRYPTED : 0),
 		};
 		int ret;
+
+		/*
+		 * TCP appends to its last skb without looking at the mark:
+		 * device-form bytes and ciphertext must never share one.
+		 */
+		if (rec->device != tx->pushed_device) {
+			tcp_write_collapse_fence(sk);
+			tx->pushed_device = rec->device;
+		}
 
 		if (more || tx->count > 1)
 			msg.msg_flags |= MSG_MORE;

@@ -16,6 +16,7 @@
 #include <kunit/visibility.h>
 
 #include "ktls.h"
+#include "device.h"
 #include "hs/hs.h"
 
 enum ktls_family {
@@ -248,11 +249,19 @@ static void ktls_ctx_uncount(struct ktls_ctx *ctx)
 
 	if (ctx->tx_conf == KTLS_CONF_SW)
 		ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
+	else if (ctx->tx_conf == KTLS_CONF_HW)
+		ktls_stat_add(sk, KTLS_STAT_CURR_TX_DEVICE, -1);
 	if (ctx->rx_conf == KTLS_CONF_SW)
 		ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
+	else if (ctx->rx_conf == KTLS_CONF_HW)
+		ktls_stat_add(sk, KTLS_STAT_CURR_RX_DEVICE, -1);
 }
 
-/* The socket may be gone already: nothing here may touch ctx->sk. */
+/*
+ * The socket may be gone already: nothing here may touch ctx->sk.  The
+ * context of an offloaded socket itself stays, its ULP slot set: the
+ * socket's destructor frees it (device.c).
+ */
 static void ktls_ctx_free(struct ktls_ctx *ctx)
 {
 	if (ctx->tx)
@@ -264,7 +273,8 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 	ktls_hs_settings_put(rcu_dereference_protected(ctx->hs_settings, true));
 	if (ctx->hs_listen)
 		ktls_hs_listen_put(ctx->hs_listen);
-	kfree_rcu(ctx, rcu);
+	if (!ktls_device_owns_ctx(ctx))
+		kfree_rcu(ctx, rcu);
 }
 
 /*
@@ -278,7 +288,11 @@ static void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeou
 	struct proto *base = ctx->sk_proto;
 
 	write_lock_bh(&sk->sk_callback_lock);
-	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
+	/* Drivers read an offloaded socket's context until its destructor. */
+	if (ktls_device_owns_ctx(ctx))
+		ctx->closed = true;
+	else
+		rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
 	WRITE_ONCE(sk->sk_prot, base);
 	write_unlock_bh(&sk->sk_callback_lock);
 	release_sock(sk);
@@ -379,9 +393,11 @@ static void ktls_release(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 
-	if (!ctx)
+	/* Closed already, and the context waits for the destructor. */
+	if (!ctx || ctx->closed)
 		return;
-	rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
+	if (!ktls_device_owns_ctx(ctx))
+		rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
 	ktls_ctx_uncount(ctx);
 	ktls_ctx_free(ctx);
 }

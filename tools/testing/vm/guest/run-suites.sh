@@ -8,13 +8,19 @@
 # Environment (all set by the host runner):
 #   KTLS_REPORT  report directory (shared read-write with the host)
 #   KTLS_TLS     "ours" (ktls_hs.ko) or "intree" (the kernel's tls.ko)
-#   KTLS_SUITES  comma-separated: kunit, selftests, upstream, install, interop
+#   KTLS_SUITES  comma-separated: kunit, selftests, upstream,
+#                upstream-offload, install, interop
 #   KTLS_MODDIR  where ktls_hs.ko and ktls_hs_kunit.ko were built
 #   KTLS_KSFT    our kselftest directory (sources, lib.mk Makefile)
 #   KTLS_KSFT_OUT    its build output
 #   KTLS_KSFT_DIR    tools/testing/selftests of the kernel source
 #   KTLS_UPSTREAM    the built upstream tls.c binary
 #   KTLS_UPSTREAM_PIECES  the variants of tls.c, one harness process each
+#   KTLS_ABI_DRIVERS  set where the kernel has the distro's offload drivers
+#                (bonding.ko, nfp.ko) that offload_abi.sh loads
+#   KTLS_SELFTESTS  if set, only the selftests whose path matches it (grep -E)
+#   KTLS_SIM_KO  the simulated offload NIC, empty if the kernel has no
+#                CONFIG_TLS_DEVICE (and then upstream-offload is not asked)
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -78,7 +84,10 @@ run_kunit() {
 run_selftests() {
 	(
 		export KTLS_HS_KO=$KTLS_MODDIR/ktls_hs.ko KSFT_DIR=$KTLS_KSFT_DIR
-		export KTLS_KSFT_OUT
+		# The sim_offload*.sh tests insert it themselves, after the TLS
+		# provider; a kernel without CONFIG_TLS_DEVICE has neither it
+		# nor the tests.
+		export KTLS_SIM_KO KTLS_KSFT_OUT
 		BASE_DIR=$KTLS_KSFT_DIR
 		cd "$BASE_DIR/net" || return	# runner.sh names tests by $PWD
 		set +u	# runner.sh reads optional variables unset
@@ -91,8 +100,15 @@ run_selftests() {
 		logfile=$R/selftests.tap
 		kselftest_override_timeout=$(sed -n 's/^timeout=//p' "$KTLS_KSFT/settings")
 		: > "$logfile"
-		# shellcheck disable=SC2046
-		run_many $(cat "$KTLS_KSFT_OUT/tests.list") >> "$logfile"
+		tests=$(cat "$KTLS_KSFT_OUT/tests.list")
+		[ -n "$KTLS_SIM_KO" ] ||
+			tests=$(grep -v '/sim_offload[a-z_]*\.sh$' <<< "$tests")
+		[ -n "$KTLS_ABI_DRIVERS" ] ||
+			tests=$(grep -v '/offload_abi\.sh$' <<< "$tests")
+		[ -z "$KTLS_SELFTESTS" ] ||
+			tests=$(grep -E -- "$KTLS_SELFTESTS" <<< "$tests")
+		# shellcheck disable=SC2086
+		run_many $tests >> "$logfile"
 	)
 }
 
@@ -142,10 +158,15 @@ run_upstream() {
 		xargs -P "$(nproc)" -L 1 bash -c 'run_upstream_piece "$@"' _
 }
 
+# The same pieces with the simulated offload NIC in the path.
+run_upstream_offload() {
+	"$(dirname "${BASH_SOURCE[0]}")/upstream-offload.sh"
+}
+
 for s in ${KTLS_SUITES//,/ }; do
 	say "suite $s: start"
 	start=$SECONDS
-	"run_$s"
+	"run_${s//-/_}"
 	say "suite $s: done in $((SECONDS - start))s"
 done
 

@@ -12,6 +12,22 @@ MODULE_SOURCES = ["Kbuild", "Kconfig", "Makefile", "net", "crypto", "include", "
 KSFT = REPO / "tools" / "testing" / "selftests" / "net" / "ktls_hs"
 
 
+def has_tls_device(kernel):
+    """Kbuild builds the simulated offload NIC, and sim_offload*.sh run,
+    where the kernel has CONFIG_TLS_DEVICE: skb->decrypted and the
+    offload hooks exist only there."""
+    return "CONFIG_TLS_DEVICE=y" in (kernel.kdir / ".config").read_text()
+
+
+def sim_routable(kernel):
+    """The upstream-offload suite routes tls.c's connections to its own
+    host out of the simulated NIC with policy rules ahead of the local
+    table: it needs the NIC and policy routing for IPv4 and IPv6."""
+    config = (kernel.kdir / ".config").read_text()
+    return has_tls_device(kernel) and all(
+        f"CONFIG_{o}=y" in config for o in ("IP_MULTIPLE_TABLES", "IPV6_MULTIPLE_TABLES"))
+
+
 def module(kernel, extra=()):
     """Builds ktls_hs.ko (and the KUnit module where the kernel has KUnit)
     in out/build/<kernel>: 6.12 kbuild cannot put one source tree's
@@ -23,7 +39,9 @@ def module(kernel, extra=()):
          "--exclude=.*.cmd"] + srcs + [f"{dest}/"], cwd=REPO)
     res = run(["make", "-C", dest, f"KDIR={kernel.kdir}"] + list(extra), capture=True)
     warnings = [l for l in res.stdout.splitlines() if re.search(r"\b(warning|error):", l)]
-    for ko in ["ktls_hs.ko"] + (["ktls_hs_kunit.ko", "ktls_ulp_squat.ko"] if kernel.kunit else []):
+    sim = has_tls_device(kernel)
+    for ko in (["ktls_hs.ko"] + (["ktls_sim.ko"] if sim else [])
+               + (["ktls_hs_kunit.ko", "ktls_ulp_squat.ko"] if kernel.kunit else [])):
         if not (dest / ko).exists():
             raise RunnerError(f"{kernel.name}: {ko} was not built")
     return dest, warnings

@@ -25,6 +25,8 @@ APT_PACKAGES = [
     "qemu-system-x86", "busybox-static", "udev", "iproute2", "procps",
     # the test suites' userspace; valgrind for the constant-time check of crypto/
     "keyutils", "python3", "python3-cryptography", "valgrind",
+    # the offload test reads the simulated NIC's counters with ethtool -S
+    "ethtool",
     # the interop suite's and the handshake tests' real peers
     "openssl", "curl", "nginx", "gnutls-bin",
 ]

@@ -124,8 +124,8 @@ class Keys:
 
 
 class Conn:
-    def __init__(self, port):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port, addr="127.0.0.1"):
+        self.s = socket.create_connection((addr, port), timeout=10)
         self.buf = b""
 
     def read_record(self):
@@ -263,11 +263,11 @@ class Handshake:
 
 
 class Server:
-    """An armed listener on loopback, accepting in a thread."""
+    """An armed listener, on loopback unless told another address."""
 
-    def __init__(self, key):
+    def __init__(self, key, addr="127.0.0.1"):
         self.ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.ls.bind(("127.0.0.1", 0))
+        self.ls.bind((addr, 0))
         self.ls.listen(64)
         self.ls.setsockopt(socket.IPPROTO_TCP, TCP_ULP, b"ktls_hs")
         self.ls.setsockopt(SOL_TLS, KTLS_HS_IDENTITY, struct.pack("i", key))
@@ -276,6 +276,10 @@ class Server:
         self.ls.setsockopt(SOL_TLS, KTLS_HS_VERSIONS,
                            struct.pack("I", KTLS_HS_VERSION_TLS13))
         self.port = self.ls.getsockname()[1]
+
+    def connect(self):
+        """A client connection to the listener."""
+        return Conn(self.port, self.ls.getsockname()[0])
 
     def accept(self, timeout):
         r, _, _ = select.select([self.ls], [], [], timeout)

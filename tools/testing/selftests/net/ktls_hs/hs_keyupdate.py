@@ -23,7 +23,7 @@ import sys
 import time
 
 import hs_hostile as hh
-from hs_hostile import (ALERT, APPDATA, HANDSHAKE, SOL_TLS, TCP_ULP, Conn,
+from hs_hostile import (ALERT, APPDATA, HANDSHAKE, SOL_TLS, TCP_ULP,
                         Handshake, Keys, check, expand_label)
 
 KTLS_HS_IDENTITY = 100
@@ -59,7 +59,7 @@ class Session:
     """A finished handshake: the raw client and the socket accept() gave."""
 
     def __init__(self, srv):
-        self.c = Conn(srv.port)
+        self.c = srv.connect()
         h = Handshake(self.c)
         h.hello()
         if not h.server_flight():
@@ -245,29 +245,43 @@ def server_error(sock):
         return e.errno
 
 
-def test_malformed(srv, name, payload, err, alert, split=False):
-    """(d) The socket fails with @err, the client gets @alert, no data."""
-    s = Session(srv)
+def break_stream(s, make):
+    """A record the socket takes, then the records @make(s) seals: what
+    the socket says after (what it read first, the errno of two reads and
+    of a send, and the type and plaintext of the client's next record)."""
     s.send(APPDATA, b"fine")
     first = s.server_recv(4)
-    recs = [s.tx.seal(HANDSHAKE, payload)]
-    if split:
-        recs.append(s.tx.seal(HANDSHAKE, b"\x00"))
-    s.c.s.sendall(b"".join(recs) + s.tx.seal(APPDATA, b"never read"))
-    e1 = server_error(s.a)
-    e2 = server_error(s.a)
+    s.c.s.sendall(b"".join(make(s)))
+    errs = [server_error(s.a), server_error(s.a)]
     try:
         s.a.send(b"late")
-        e3 = "sent"
+        errs.append("sent")
     except OSError as e:
-        e3 = e.errno
-    typ, data = s.read()
-    got_alert = data[1] if typ == ALERT and len(data) == 2 else None
-    check(f"malformed KeyUpdate, {name}: {errno.errorcode[err]}, "
+        errs.append(e.errno)
+    return (first, *errs, *s.read())
+
+
+def test_malformed(srv, name, payload, err, alert, split=False,
+                   typ=HANDSHAKE, tamper=False):
+    """(d) The socket fails with @err, the client gets @alert, no data.
+
+    @tamper: the record's tag is broken (and @payload never seen)."""
+    def records(s):
+        recs = [s.tx.seal(typ, payload)]
+        if tamper:
+            recs[0] = recs[0][:-1] + bytes([recs[0][-1] ^ 1])
+        if split:
+            recs.append(s.tx.seal(HANDSHAKE, b"\x00"))
+        return recs + [s.tx.seal(APPDATA, b"never read")]
+
+    s = Session(srv)
+    first, e1, e2, e3, rtyp, data = break_stream(s, records)
+    got_alert = data[1] if rtyp == ALERT and len(data) == 2 else None
+    check(f"{name}: {errno.errorcode[err]}, "
           f"{alert}",
           first == b"fine" and e1 == err and e2 == err and e3 == err and
           got_alert == hh.ALERTS[alert],
-          f"recv {e1} then {e2}, send {e3}, client got {typ} {data!r}")
+          f"recv {e1} then {e2}, send {e3}, client got {rtyp} {data!r}")
     s.close()
 
 
@@ -404,26 +418,30 @@ def test_s_client(srv):
 def main():
     srv = hh.Server(int(os.environ["KTLS_HS_KEY"]))
     print("TAP version 13")
-    print("1..21")
+    print("1..22")
     test_not_requested(srv)
     test_requested(srv)
     test_requested_open_record(srv)
     test_requested_flood(srv)
     test_sockopt(srv)
-    test_malformed(srv, "length 0", b"\x18\x00\x00\x00", errno.EBADMSG,
-                   "decode_error")
-    test_malformed(srv, "length 2", b"\x18\x00\x00\x02\x00\x00",
+    bad = "malformed KeyUpdate, "
+    test_malformed(srv, bad + "length 0", b"\x18\x00\x00\x00",
                    errno.EBADMSG, "decode_error")
-    test_malformed(srv, "request_update 2", key_update(2), errno.EBADMSG,
-                   "illegal_parameter")
-    test_malformed(srv, "two in one record",
+    test_malformed(srv, bad + "length 2", b"\x18\x00\x00\x02\x00\x00",
+                   errno.EBADMSG, "decode_error")
+    test_malformed(srv, bad + "request_update 2", key_update(2),
+                   errno.EBADMSG, "illegal_parameter")
+    test_malformed(srv, bad + "two in one record",
                    key_update(0) + key_update(0), errno.EPROTO,
                    "unexpected_message")
-    test_malformed(srv, "behind another handshake message",
+    test_malformed(srv, bad + "behind another handshake message",
                    b"\x14\x00\x00\x00" + key_update(0), errno.EPROTO,
                    "unexpected_message")
-    test_malformed(srv, "split over two records", b"\x18\x00\x00\x01",
+    test_malformed(srv, bad + "split over two records", b"\x18\x00\x00\x01",
                    errno.EPROTO, "unexpected_message", split=True)
+    test_malformed(srv, "a record that fails authentication",
+                   b"tampered" * 100, errno.EBADMSG, "bad_record_mac",
+                   typ=APPDATA, tamper=True)
     test_misuse(srv)
     test_s_client(srv)
     time.sleep(0.1)

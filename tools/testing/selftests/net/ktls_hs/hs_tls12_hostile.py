@@ -282,29 +282,35 @@ def full(srv, name, ems=True):
     return c, h, a
 
 
-def test_renegotiation(srv):
-    """A ClientHello on the established connection ends it."""
-    c, h, a = full(srv, "TLS 1.2 handshake before renegotiation")
+def after_handshake(srv, name, rec, err, alert):
+    """@rec(h), sent on the established connection, ends it."""
+    c, h, a = full(srv, f"TLS 1.2 handshake before {name}")
+    what = f"{name}: {errno.errorcode[err]}, {alert}"
     if not a:
-        check("renegotiation refused: unexpected_message", False, "no conn")
+        check(what, False, "no conn")
         return
-    c.s.sendall(h.tx.seal(HANDSHAKE, client_hello(std_exts())))
-    # The record layer meets the ClientHello when the application reads.
-    err = 0
+    c.s.sendall(rec(h))
+    # The record layer meets the record when the application reads.
+    got = 0
     try:
         a.recv(100)
     except OSError as e:
-        err = e.errno
+        got = e.errno
     r = c.read_record()
-    alert = None
+    sent = None
     if r and r[0] == ALERT:
-        alert = h.rx.open(ALERT, r[2])
-    check("renegotiation refused: unexpected_message",
-          alert == bytes([2, ALERTS["unexpected_message"]]) and
-          err == errno.EPROTO and c.eof(),
-          f"alert {alert}, recv errno {err}")
+        sent = h.rx.open(ALERT, r[2])
+    check(what, sent == bytes([2, ALERTS[alert]]) and got == err and c.eof(),
+          f"alert {sent}, recv errno {got}")
     a.close()
     c.close()
+
+
+def tampered(h):
+    """A record whose tag does not match."""
+    rec = bytearray(h.tx.seal(APPDATA, b"tampered" * 100))
+    rec[-1] ^= 1
+    return bytes(rec)
 
 
 def expect_alert(srv, name, payload, alert, after_flight=None):
@@ -390,13 +396,18 @@ def main():
     key = int(os.environ["KTLS_HS_KEY"])
     srv = Server12(key)
     print("TAP version 13")
-    print("1..21")
+    print("1..23")
     c, _, a = full(srv, "TLS 1.2 handshake, data after Finished, 64 KB "
                    "echoed both ways")
     c.close()
     if a:
         a.close()
-    test_renegotiation(srv)
+    # The kernel's 1.2 handshake never renegotiates.
+    after_handshake(srv, "renegotiation",
+                    lambda h: h.tx.seal(HANDSHAKE, client_hello(std_exts())),
+                    errno.EPROTO, "unexpected_message")
+    after_handshake(srv, "a record that fails authentication", tampered,
+                    errno.EBADMSG, "bad_record_mac")
     opt = Server12(key, ems_optional=True)
     c, _, a = full(opt, "no extended master secret, listener opted out")
     c.close()

@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Offload setup and teardown: asking the route's device to take a
+ * socket's TX or RX keys (tlsdev_ops->tls_dev_add), the destructor that
+ * frees an offloaded socket's context once no skb of it can reach a
+ * driver any more (tls_device_sk_destruct), and the netdev notifier that
+ * moves the sockets of a device going down to software without losing a
+ * byte; and the resyncs of both directions.  This file owns the list of
+ * offloaded contexts and the lifetime of an offloaded socket's context.
+ *
+ * Both directions use one device, the one drivers find in the context:
+ * the first direction to claim a device puts the context on the list and
+ * hands it its reference, the other must claim the same.  The context
+ * stays on a list until its socket's destructor, which takes it off and
+ * queues its freeing to a work item, because tls_dev_del() may sleep and
+ * the destructor may run in softirq.  The notifier holds a reference on
+ * the socket while it works on one, so the destructor cannot run under
+ * it.
+ *
+ * The header set is the one of the in-tree file exporting the same
+ * symbols: modversions CRCs depend on it (Documentation/offload.rst).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <crypto/aead.h>
+#include <linux/highmem.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <net/dst.h>
+#include <net/inet_connection_sock.h>
+#include <net/tcp.h>
+#include <net/tls.h>
+#include <linux/skbuff_ref.h>
+#include <linux/skmsg.h>
+#include <net/tls_prot.h>
+#include <linux/unaligned.h>
+#include <linux/tracepoint.h>
+#include <kunit/visibility.h>
+
+#include "ktls.h"
+#include "device.h"
+
+/*
+ * Held for reading around tls_dev_add(), for writing by the notifier: a
+ * device going down sees every socket added to it before, and no socket
+ * is added to it after.
+ */
+static DECLARE_RWSEM(ktls_device_rwsem);
+static DEFINE_SPINLOCK(ktls_device_lock);	/* the two lists */
+static LIST_HEAD(ktls_device_list);		/* offloaded, device attached */
+static LIST_HEAD(ktls_device_gone_list);	/* device went, socket lives */
+static struct workqueue_struct *ktls_device_wq;
+/* A fallback transform was built once: its algorithm is registered. */
+static bool ktls_device_fb_built;
+
+/* Tell the driver to forget the directions @dirs of the socket. */
+static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
+			    u8 dirs)
+{
+	if (dirs & KTLS_DEV_TX)
+		netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
+						TLS_OFFLOAD_CTX_DIR_TX);
+	if (dirs & KTLS_DEV_RX)
+		netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
+						TLS_OFFLOAD_CTX_DIR_RX);
+}
+
+static void ktls_device_free_work(struct work_struct *work)
+{
+	struct ktls_ctx *ctx = container_of(work, struct ktls_ctx, device_work);
+	struct net_device *netdev;
+
+	/* Off the list: the notifier can no longer clear it under us. */
+	netdev = rcu_dereference_protected(ctx->base.netdev, true);
+	if (netdev) {
+		ktls_device_del(netdev, ctx, ctx->dev_dirs);
+		dev_put(netdev);
+	}
+	kfree(ctx->base.priv_ctx_tx);
+	ktls_device_rx_free(ctx->base.priv_ctx_rx);
+	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
+	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
+	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
+	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
+	kfree_rcu(ctx, rcu);
+	/* The exit path waits for this work before the module goes. */
+	module_put(THIS_MODULE);
+}
+
+/**
+ * tls_device_sk_destruct() - destructor of an offloaded socket
+ * @sk:	the socket, which no skb references any more
+ *
+ * Runs the destructor the socket had, then gives back what TX offload
+ * holds: the records, the software fallback's transform and the ACK hook;
+ * the driver's state and the context itself go from a work item.
+ */
+void tls_device_sk_destruct(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct tls_offload_context_tx *octx = tls_offload_ctx_tx(&ctx->base);
+	unsigned long flags;
+
+	ctx->base.sk_destruct(sk);
+	/* None where only RX was offered. */
+	if (octx) {
+		ktls_device_records_free(octx);
+		crypto_free_aead(octx->aead_send);
+		octx->aead_send = NULL;
+		/* Set only if the socket moved to the device. */
+		if (inet_csk(sk)->icsk_clean_acked)
+			clean_acked_data_disable(inet_csk(sk));
+	}
+
+	spin_lock_irqsave(&ktls_device_lock, flags);
+	list_del(&ctx->base.list);
+	spin_unlock_irqrestore(&ktls_device_lock, flags);
+	INIT_WORK(&ctx->device_work, ktls_device_free_work);
+	queue_work(ktls_device_wq, &ctx->device_work);
+}
+EXPORT_SYMBOL_GPL(tls_device_sk_destruct);
+
+/*
+ * The record must begin an skb of its own, so TCP may not append it to
+ * the previous one.
+ */
+void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			u64 rec_sn)
+{
+	struct net_device *netdev;
+	u8 rcd_sn[TLS_MAX_REC_SEQ_SIZE];
+	int err = -ENODEV;
+
+	if (!test_bit(TLS_TX_SYNC_SCHED, &ctx->base.flags))
+		return;
+	tcp_write_collapse_fence(sk);
+	put_unaligned_be64(rec_sn, rcd_sn);
+	/* The notifier clears netdev, then waits for RCU, then calls del. */
+	rcu_read_lock();
+	netdev = rcu_dereference(ctx->base.netdev);
+	if (netdev)
+		dev_hold(netdev);
+	rcu_read_unlock();
+	if (netdev) {
+		err = netdev->tlsdev_ops->tls_dev_resync(netdev, sk, seq, rcd_sn,
+							 TLS_OFFLOAD_CTX_DIR_TX);
+		dev_put(netdev);
+	}
+	/* On failure the driver is asked again at the next record. */
+	if (!err)
+		clear_bit_unlock(TLS_TX_SYNC_SCHED, &ctx->base.flags);
+}
+
+/**
+ * tls_offload_tx_resync_request() - a driver lost track of the TX stream
+ * @sk:		the socket
+ * @got_seq:	the sequence number the driver was given
+ * @exp_seq:	the one it expected
+ *
+ * Any context.  Before its next record the socket calls the driver's
+ * tls_dev_resync() with that record's sequence numbers; meanwhile
+ * tls_offload_tx_resync_pending() is true.
+ */
+void tls_offload_tx_resync_request(struct sock *sk, u32 got_seq, u32 exp_seq)
+{
+	struct tls_context *base = tls_get_ctx(sk);
+
+	/* A second request before the first was served is a driver bug. */
+	WARN_ON_ONCE(test_and_set_bit(TLS_TX_SYNC_SCHED, &base->flags));
+}
+EXPORT_SYMBOL_GPL(tls_offload_tx_resync_request);
+
+/* The device the socket's packets leave by: below a bond, its slave. */
+static struct net_device *ktls_device_of(struct sock *sk)
+{
+	struct net_device *dev = NULL;
+	struct dst_entry *dst;
+
+	rcu_read_lock();
+	dst = __sk_dst_get(sk);
+	if (dst) {
+		dev = netdev_sk_get_lowest_dev(dst_dev_rcu(dst), sk);
+		dev_hold(dev);
+	}
+	rcu_read_unlock();
+	return dev;
+}
+
+/* What devices take: AES-GCM, whose key and iv sit in the kernel's union. */
+static bool ktls_device_cipher_ok(u16 type)
+{
+	return type == TLS_CIPHER_AES_GCM_128 || type == TLS_CIPHER_AES_GCM_256;
+}
+
+/* The framing of the kernel's context, the same for both directions. */
+static void ktls_device_fill_prot(struct ktls_ctx *ctx)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	const struct ktls_cipher *cs = prot->cipher;
+	struct tls_prot_info *pi = &ctx->base.prot_info;
+
+	pi->version = prot->version;
+	pi->cipher_type = cs->type;
+	pi->prepend_size = prot->prepend_len;
+	pi->tag_size = prot->tag_len;
+	pi->overhead_size = prot->overhead;
+	pi->iv_size = cs->iv_len;
+	pi->salt_size = cs->salt_len;
+	pi->rec_seq_size = cs->seq_len;
+	pi->aad_size = prot->aad_len;
+	pi->tail_size = prot->tail_len;
+}
+
+/*
+ * The fields of the kernel's context drivers read, from our keys of
+ * direction @dir as they stand now.  The crypto info is the one the keys
+ * were set with, but for its record number: drivers take that of the
+ * record at the sequence number tls_dev_add() gives them from there, and
+ * the socket may have gone through records in software since.
+ */
+static void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
+{
+	bool tx = dir == TLS_OFFLOAD_CTX_DIR_TX;
+	const struct ktls_cipher *cs = ctx->prot.cipher;
+	const struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
+	struct cipher_context *cc = tx ? &ctx->base.tx : &ctx->base.rx;
+	u8 *info = (u8 *)(tx ? &ctx->base.crypto_send : &ctx->base.crypto_recv);
+
+	ktls_device_fill_prot(ctx);
+	memcpy(info, &c->info, cs->info_len);
+	put_unaligned_be64(c->seq, info + cs->seq_off);
+	memcpy(cc->iv, c->iv, cs->salt_len + cs->iv_len);
+	put_unaligned_be64(c->seq, cc->rec_seq);
+}
+
+/*
+ * From the first offer of either direction on, drivers may read the
+ * socket's context: it lives until the socket's destructor, which we
+ * chain in front of the socket's own.  Socket locked.
+ */
+static void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
+{
+	if (ctx->base.sk_destruct)
+		return;
+	__module_get(THIS_MODULE);
+	ctx->base.sk = sk;
+	INIT_LIST_HEAD(&ctx->base.list);
+	ctx->base.sk_destruct = sk->sk_destruct;
+	/* Readers that test for our destructor then read the context. */
+	smp_store_release(&sk->sk_destruct, tls_device_sk_destruct);
+}
+
+/*
+ * Direction @dir is about to be added to @netdev: a driver keeps one
+ * device per context, so the first direction puts the context on the
+ * list with @netdev, and the other must be on the same one.  Takes over
+ * the caller's reference on @netdev, whatever the outcome.  Under
+ * ktls_device_rwsem, read, so that no notifier runs before the add.
+ */
+VISIBLE_IF_KUNIT int ktls_device_claim(struct ktls_ctx *ctx,
+				       struct net_device *netdev, u8 dir)
+{
+	struct net_device *cur;
+	int err = 0;
+
+	spin_lock_irq(&ktls_device_lock);
+	cur = rcu_dereference_protected(ctx->base.netdev,
+					lockdep_is_held(&ktls_device_lock));
+	if (ctx->dev_dirs & KTLS_DEV_GONE) {
+		err = -ENETDOWN;
+	} else if (!cur) {
+		rcu_assign_pointer(ctx->base.netdev, netdev);
+		list_move_tail(&ctx->base.list, &ktls_device_list);
+		netdev = NULL;	/* the context's reference now */
+	} else if (cur != netdev) {
+		err = -EOPNOTSUPP;
+	}
+	if (!err)
+		WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs | dir);
+	spin_unlock_irq(&ktls_device_lock);
+	dev_put(netdev);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_device_claim);
+
+/*
+ * The driver does not hold @dir (any more): the last direction gives the
+ * device back.  Under ktls_device_rwsem, read.
+ */
+VISIBLE_IF_KUNIT void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
+{
+	struct net_device *netdev = NULL;
+
+	spin_lock_irq(&ktls_device_lock);
+	WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs & ~dir);
+	if (!(ctx->dev_dirs & KTLS_DEV_DIRS)) {
+		netdev = rcu_dereference_protected(ctx->base.netdev,
+						   lockdep_is_held(&ktls_device_lock));
+		rcu_assign_pointer(ctx->base.netdev, NULL);
+		list_del_init(&ctx->base.list);
+	}
+	spin_unlock_irq(&ktls_device_lock);
+	dev_put(netdev);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_device_unclaim);
+
+/**
+ * struct ktls_device_install - one tls_dev_add() in flight
+ * @work:	runs it, off the syscall path
+ * @sk:		the socket, held
+ * @netdev:	the device, held
+ * @start_seq:	TCP sequence number the device is told it starts at
+ */
+struct ktls_device_install {
+	struct work_struct work;
+	struct sock *sk;
+	struct net_device *netdev;
+	u32 start_seq;
+};
+
+/*
+ * What the socket needs once it is on the device: the offload context,
+ * where the driver keeps its state and the records wait for their ACK,
+ * and the software fallback's transform, which encrypts them if they
+ * leave by another device.  Allocated here rather than in setsockopt():
+ * the transform's allocation and key schedule cost the caller more than
+ * the rest of TLS_TX.  The TX path reads the context only once the work
+ * published READY, and the destructor cannot run while the work holds
+ * the socket, so no lock is needed to set it.
+ */
+static int ktls_device_tx_prepare(struct ktls_ctx *ctx)
+{
+	struct tls_offload_context_tx *octx;
+	int err;
+
+	if (ctx->base.priv_ctx_tx)	/* the first offer did it */
+		return 0;
+	octx = ktls_device_octx_alloc(ctx);
+	if (!octx)
+		return -ENOMEM;
+	err = ktls_device_fallback_init(ctx, octx);
+	if (err) {
+		kfree(octx);
+		return err;
+	}
+	ctx->base.priv_ctx_tx = octx;	/* the driver's state goes there */
+	WRITE_ONCE(ktls_device_fb_built, true);
+	return 0;
+}
+
+/*
+ * The driver gets the keys and the sequence numbers the socket had when
+ * they were set, as upstream gives them.  If the application sent in
+ * software meanwhile, the socket moves to the device later than that;
+ * the device then sees its first record ahead of where it was told, as
+ * after any loss, and finds its place with tls_get_record() (or asks for
+ * a resync): records before the marker are not its own.  If the context
+ * cannot be set up the socket simply stays in software.
+ */
+static void ktls_device_install_work(struct work_struct *work)
+{
+	struct ktls_device_install *inst =
+		container_of(work, struct ktls_device_install, work);
+	struct net_device *netdev = inst->netdev;
+	struct sock *sk = inst->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	int err = -ESTALE;
+
+	if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_PENDING)
+		goto out;
+	/* Before the claim: a notifier may hand TX to the fallback then. */
+	err = ktls_device_tx_prepare(ctx);
+	if (err)
+		goto out;
+	down_read(&ktls_device_rwsem);
+	/* A device that went down takes no new sockets. */
+	err = -ENETDOWN;
+	if (netdev->flags & IFF_UP) {
+		err = ktls_device_claim(ctx, netdev, KTLS_DEV_TX);
+		netdev = NULL;	/* the claim took our reference */
+	}
+	if (!err) {
+		struct net_device *dev;
+
+		dev = rcu_dereference_protected(ctx->base.netdev, true);
+		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
+						   TLS_OFFLOAD_CTX_DIR_TX,
+						   &ctx->base.crypto_send.info,
+						   inst->start_seq);
+		if (err)
+			ktls_device_unclaim(ctx, KTLS_DEV_TX);
+	}
+	/* The TX path moves over at its next record. */
+	if (!err)
+		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
+	up_read(&ktls_device_rwsem);
+out:
+	if (err)
+		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_NONE);
+	dev_put(netdev);
+	/* May be the last reference: the destructor then frees the rest. */
+	sock_put(sk);
+	kfree(inst);
+}
+
+void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct ktls_device_install *inst;
+	struct net_device *netdev;
+
+	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
+		return;
+	netdev = ktls_device_of(sk);
+	if (!netdev)
+		return;
+	if (!(netdev->features & NETIF_F_HW_TLS_TX) || !netdev->tlsdev_ops ||
+	    !(netdev->flags & IFF_UP))
+		goto err_put;
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	if (!inst)
+		goto err_put;
+
+	/* Nothing was sent under the keys yet: these are exact. */
+	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_TX);
+	/*
+	 * The first transform after boot may have to build the synchronous
+	 * algorithm, crypto manager self-test included; every install (and
+	 * the driver's own allocations) would wait for it in the work.  The
+	 * first offer builds it here instead, as the first software key
+	 * builds the software layer's.
+	 */
+	if (!READ_ONCE(ktls_device_fb_built) && ktls_device_tx_prepare(ctx))
+		goto err_fill;
+	inst->start_seq = tcp_sk(sk)->write_seq;
+	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
+	ktls_device_own(sk, ctx);
+
+	sock_hold(sk);
+	inst->sk = sk;
+	inst->netdev = netdev;
+	INIT_WORK(&inst->work, ktls_device_install_work);
+	queue_work(ktls_device_wq, &inst->work);
+	return;
+
+err_fill:
+	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
+	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
+	if (!ctx->base.priv_ctx_rx)
+		memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
+	kfree(inst);
+err_put:
+	dev_put(netdev);
+}
+
+void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
+{
+	struct tls_offload_context_tx *octx;
+	bool on = false;
+
+	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ON) !=
+	    KTLS_TX_DEV_READY)
+		return;
+	/* The install work set it before it published READY. */
+	octx = tls_offload_ctx_tx(&ctx->base);
+	/* Against the notifier: the device is either still there or gone. */
+	down_read(&ktls_device_rwsem);
+	if ((READ_ONCE(ctx->dev_dirs) & KTLS_DEV_TX) &&
+	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
+		clean_acked_data_enable(inet_csk(sk), ktls_device_clean_acked);
+		ctx->base.tx_conf = TLS_HW;
+		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
+		/* Drivers see the socket as offloaded from this store on. */
+		smp_store_release(&sk->sk_validate_xmit_skb,
+				  tls_validate_xmit_skb);
+		on = true;
+	}
+	up_read(&ktls_device_rwsem);
+	if (!on) {
+		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
+		return;
+	}
+	ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
+	ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
+	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_DEVICE);
+}
+
+/*
+ * The device, if it got the keys, keeps them until the socket's
+ * destructor or its going down; it is never handed a record.
+ */
+void ktls_device_tx_abandon(struct ktls_ctx *ctx)
+{
+	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING,
+		    KTLS_TX_DEV_ABANDONED) == KTLS_TX_DEV_PENDING)
+		return;
+	cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ABANDONED);
+}
+
+/**
+ * struct ktls_device_leave - a socket giving its device back
+ * @work:	tells the driver, off the syscall path
+ * @sk:		the socket, held
+ */
+struct ktls_device_leave {
+	struct work_struct work;
+	struct sock *sk;
+};
+
+/*
+ * Whoever clears the TX bit tells the driver.  RX, if offloaded, stays on
+ * the device and keeps the context's reference; TX holds its own until
+ * tls_dev_del().
+ */
+static void ktls_device_leave_now(struct ktls_ctx *ctx)
+{
+	struct net_device *netdev = NULL;
+
+	/* The notifier holds it for writing while it takes sockets off. */
+	down_read(&ktls_device_rwsem);
+	spin_lock_irq(&ktls_device_lock);
+	if (ctx->dev_dirs & KTLS_DEV_TX) {
+		netdev = rcu_dereference_protected(ctx->base.netdev,
+						   lockdep_is_held(&ktls_device_lock));
+		dev_hold(netdev);
+	}
+	spin_unlock_irq(&ktls_device_lock);
+	if (netdev)
+		ktls_device_unclaim(ctx, KTLS_DEV_TX);
+	up_read(&ktls_device_rwsem);
+	if (!netdev)
+		return;
+	/* No skb of the socket is in the driver's xmit after this. */
+	synchronize_net();
+	netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
+					TLS_OFFLOAD_CTX_DIR_TX);
+	dev_put(netdev);
+}
+
+static void ktls_device_leave_work(struct work_struct *work)
+{
+	struct ktls_device_leave *lv =
+		container_of(work, struct ktls_device_leave, work);
+
+	ktls_device_leave_now(ktls_ctx(lv->sk));
+	sock_put(lv->sk);
+	kfree(lv);
+}
+
+void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct ktls_device_leave *lv;
+
+	if (ctx->tx_conf != KTLS_CONF_HW)
+		return;
+	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_ABANDONED);
+	ctx->base.tx_conf = TLS_SW;
+	WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
+	/*
+	 * Device-form records already built are encrypted by the fallback
+	 * from here on, under the keys they were built for; drivers no
+	 * longer take the socket's skbs for theirs.
+	 */
+	WRITE_ONCE(sk->sk_validate_xmit_skb, ktls_device_validate_xmit_sw);
+	ktls_stat_add(sk, KTLS_STAT_CURR_TX_DEVICE, -1);
+	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
+
+	lv = kmalloc(sizeof(*lv), GFP_KERNEL);
+	if (!lv) {
+		ktls_device_leave_now(ctx);
+		return;
+	}
+	sock_hold(sk);
+	lv->sk = sk;
+	INIT_WORK(&lv->work, ktls_device_leave_work);
+	queue_work(ktls_device_wq, &lv->work);
+}
+
+/* RX is on the device: the socket counts as offloaded from here on. */
+static void ktls_device_rx_on(struct sock *sk, struct ktls_ctx *ctx)
+{
+	ctx->base.rx_conf = TLS_HW;
+	WRITE_ONCE(ctx->rx_conf, KTLS_CONF_HW);
+	ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
+	ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE);
+	ktls_stat_inc(sk, KTLS_STAT_CURR_RX_DEVICE);
+}
+
+/*
+ * The driver has not taken the keys: RX stays in software.  Socket
+ * locked.  A socket closed meanwhile keeps its state for the destructor.
+ */
+static void ktls_device_rx_drop(struct ktls_ctx *ctx)
+{
+	if (ctx->closed)
+		return;
+	ktls_device_rx_free(ctx->base.priv_ctx_rx);
+	ctx->base.priv_ctx_rx = NULL;
+	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
+	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
+}
+
+/*
+ * RX moves to the device while the socket goes on in software.  Its RX
+ * offload state is in place, under the socket lock, before the driver
+ * has the keys, so whatever the device marks decrypted from then on is
+ * taken as such.  The device is told the record the socket frames next
+ * and its number; records that passed it before it had the keys come up
+ * as ciphertext, are decrypted in software, and the device finds the
+ * stream after them as after a loss, by a resync.  A key update on the
+ * way is caught like any other (the offload state goes stale).
+ *
+ * TLS 1.3 is offered too (upstream offers 1.2 only): the driver reads the
+ * version from the crypto info and refuses what it does not do.
+ */
+static void ktls_device_rx_install_work(struct work_struct *work)
+{
+	struct ktls_device_install *inst =
+		container_of(work, struct ktls_device_install, work);
+	struct net_device *netdev = inst->netdev;
+	struct sock *sk = inst->sk;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_rx_offload *rxo;
+	int err = -ESTALE;
+	u32 seq;
+
+	lock_sock(sk);
+	if (ctx->closed)
+		goto out_unlock;
+	err = -ENOMEM;
+	rxo = ktls_device_rx_alloc(ctx);
+	if (!rxo)
+		goto out_unlock;
+	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_RX);
+	seq = ktls_rx_next_seq(sk);
+	ctx->base.priv_ctx_rx = rxo;
+	release_sock(sk);
+
+	down_read(&ktls_device_rwsem);
+	/* A device that went down takes no new sockets. */
+	err = -ENETDOWN;
+	if (netdev->flags & IFF_UP) {
+		err = ktls_device_claim(ctx, netdev, KTLS_DEV_RX);
+		netdev = NULL;	/* the claim took our reference */
+	}
+	if (!err) {
+		struct net_device *dev;
+
+		/* Drivers set their state and resync mode in rxo from here. */
+		dev = rcu_dereference_protected(ctx->base.netdev, true);
+		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
+						   TLS_OFFLOAD_CTX_DIR_RX,
+						   &ctx->base.crypto_recv.info,
+						   seq);
+		if (err)
+			ktls_device_unclaim(ctx, KTLS_DEV_RX);
+	}
+	up_read(&ktls_device_rwsem);
+
+	lock_sock(sk);
+	if (err)
+		ktls_device_rx_drop(ctx);
+	else if (!ctx->closed)
+		ktls_device_rx_on(sk, ctx);
+out_unlock:
+	release_sock(sk);
+	dev_put(netdev);
+	/* May be the last reference: the destructor then frees the rest. */
+	sock_put(sk);
+	kfree(inst);
+}
+
+void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct ktls_device_install *inst;
+	struct net_device *netdev;
+
+	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
+		return;
+	netdev = ktls_device_of(sk);
+	if (!netdev)
+		return;
+	if (!(netdev->features & NETIF_F_HW_TLS_RX) || !netdev->tlsdev_ops ||
+	    !(netdev->flags & IFF_UP))
+		goto err_put;
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	if (!inst)
+		goto err_put;
+	ktls_device_own(sk, ctx);
+	sock_hold(sk);
+	inst->sk = sk;
+	inst->netdev = netdev;
+	INIT_WORK(&inst->work, ktls_device_rx_install_work);
+	queue_work(ktls_device_wq, &inst->work);
+	return;
+
+err_put:
+	dev_put(netdev);
+}
+
+/*
+ * Under RCU, as tls.ko calls it: drivers answer from their RX path and
+ * may not sleep here.  The notifier clears netdev, then waits for RCU,
+ * then calls tls_dev_del(), so no resync reaches a deleted flow.
+ */
+void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			   u64 rec_sn)
+{
+	struct net_device *netdev;
+	u8 rcd_sn[TLS_MAX_REC_SEQ_SIZE];
+
+	put_unaligned_be64(rec_sn, rcd_sn);
+	rcu_read_lock();
+	netdev = rcu_dereference(ctx->base.netdev);
+	if (netdev && !test_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags)) {
+		netdev->tlsdev_ops->tls_dev_resync(netdev, sk, seq, rcd_sn,
+						   TLS_OFFLOAD_CTX_DIR_RX);
+		ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE_RESYNC);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * @netdev goes down or away: every socket offloaded to it continues in
+ * software.  Records keep their device form; the xmit hook now encrypts
+ * every skb, retransmissions included, so the stream goes on unchanged.
+ * On RX what the device decrypted before is still taken (rx.c), and the
+ * rest is decrypted in software; the device is asked for nothing more,
+ * and neither it nor another takes the socket again.
+ */
+static void ktls_device_down(struct net_device *netdev)
+{
+	struct ktls_ctx *ctx, *tmp;
+	LIST_HEAD(gone);
+
+	down_write(&ktls_device_rwsem);
+	spin_lock_irq(&ktls_device_lock);
+	list_for_each_entry_safe(ctx, tmp, &ktls_device_list, base.list) {
+		/* A socket already dying keeps its state until its destructor. */
+		if (rcu_access_pointer(ctx->base.netdev) != netdev ||
+		    !refcount_inc_not_zero(&ctx->sk->sk_refcnt))
+			continue;
+		list_move(&ctx->base.list, &gone);
+	}
+	spin_unlock_irq(&ktls_device_lock);
+
+	list_for_each_entry_safe(ctx, tmp, &gone, base.list) {
+		u8 dirs;
+
+		spin_lock_irq(&ktls_device_lock);
+		dirs = ctx->dev_dirs;
+		WRITE_ONCE(ctx->dev_dirs, KTLS_DEV_GONE);
+		rcu_assign_pointer(ctx->base.netdev, NULL);
+		spin_unlock_irq(&ktls_device_lock);
+		if (dirs & KTLS_DEV_TX)
+			WRITE_ONCE(ctx->sk->sk_validate_xmit_skb,
+				   ktls_device_validate_xmit_sw);
+		set_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags);
+		/*
+		 * No skb of the socket is in the driver's xmit after this,
+		 * and no RX resync of ours in the driver.
+		 */
+		synchronize_net();
+		ktls_device_del(netdev, ctx, dirs);
+		dev_put(netdev);
+
+		spin_lock_irq(&ktls_device_lock);
+		list_move_tail(&ctx->base.list, &ktls_device_gone_list);
+		spin_unlock_irq(&ktls_device_lock);
+		sock_put(ctx->sk);
+	}
+	up_write(&ktls_device_rwsem);
+}
+
+static int ktls_device_event(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+
+	if (!dev->tlsdev_ops &&
+	    !(dev->features & (NETIF_F_HW_TLS_TX | NETIF_F_HW_TLS_RX)))
+		return NOTIFY_DONE;
+
+	switch (event) {
+	case NETDEV_REGISTER:
+	case NETDEV_FEAT_CHANGE:
+		/* A bond passes its slaves' ops through; it has none itself. */
+		if (netif_is_bond_master(dev))
+			return NOTIFY_DONE;
+		/* Advertising TX offload without the ops to add and del it. */
+		if ((dev->features & NETIF_F_HW_TLS_TX) &&
+		    (!dev->tlsdev_ops || !dev->tlsdev_ops->tls_dev_add ||
+		     !dev->tlsdev_ops->tls_dev_del))
+			return notifier_from_errno(-EINVAL);
+		/* RX needs the resync on top: devices lose the stream. */
+		if ((dev->features & NETIF_F_HW_TLS_RX) &&
+		    (!dev->tlsdev_ops || !dev->tlsdev_ops->tls_dev_add ||
+		     !dev->tlsdev_ops->tls_dev_del ||
+		     !dev->tlsdev_ops->tls_dev_resync))
+			return notifier_from_errno(-EINVAL);
+		return NOTIFY_DONE;
+	case NETDEV_DOWN:
+	case NETDEV_UNREGISTER:
+		ktls_device_down(dev);
+		return NOTIFY_DONE;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ktls_device_notifier = {
+	.notifier_call = ktls_device_event,
+};
+
+int ktls_device_init(void)
+{
+	int err;
+
+	/*
+	 * Unbound: an install queued from setsockopt() or a handshake would
+	 * otherwise wake a worker on the caller's CPU, which then runs the
+	 * driver's tls_dev_add() before the caller is back in userspace.
+	 */
+	ktls_device_wq = alloc_workqueue("ktls_hs_device", WQ_UNBOUND, 0);
+	if (!ktls_device_wq)
+		return -ENOMEM;
+	err = register_netdevice_notifier(&ktls_device_notifier);
+	if (err)
+		destroy_workqueue(ktls_device_wq);
+	return err;
+}
+
+void ktls_device_exit(void)
+{
+	unregister_netdevice_notifier(&ktls_device_notifier);
+	/* Each context held a module reference: all of them are freed. */
+	destroy_workqueue(ktls_device_wq);
+	clean_acked_data_flush();
+}

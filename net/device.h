@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Offload to a NIC through the kernel's tlsdev_ops: the entry points
+ * device.c (setup, teardown, netdev events), device_tx.c (records in
+ * device form and their tracking), device_fallback.c (software
+ * encryption of skbs the device does not encrypt) and device_rx.c (what
+ * the device decrypted, its recovery, RX resync) call each other by,
+ * and the TX and RX paths (tx.c, rx.c) and key setting (keys.c) call.
+ * The state is the kernel's struct tls_offload_context_tx and
+ * struct tls_offload_context_rx, hung off the embedded struct
+ * tls_context as drivers expect (Documentation/offload.rst).
+ */
+#ifndef _KTLS_HS_DEVICE_H
+#define _KTLS_HS_DEVICE_H
+
+#include <linux/bitmap.h>
+#include <linux/bvec.h>
+#include <linux/errno.h>
+#include <linux/scatterlist.h>
+#include <linux/types.h>
+
+#include "ktls.h"
+
+struct sock;
+struct sk_buff;
+struct net_device;
+struct tls_offload_context_tx;
+
+/**
+ * struct ktls_rx_offload - RX offload state of one socket
+ * @base:	the kernel's context, first: priv_ctx_rx points here, and
+ *		drivers reach @base.driver_state and the resync fields
+ *		through the inlines of <net/tls.h>.  @base.sw stays zero
+ * @dev_crypto:	the key the device was given, its iv, and in @dev_crypto.seq
+ *		the number the device gives the record being framed.  A TLS
+ *		1.3 key update moves our RX key on but not the device's:
+ *		what the device decrypted is still recovered with this one
+ * @stale:	our RX key is no longer @dev_crypto's: the device decrypts
+ *		nothing right any more, so nothing it marks is trusted
+ * @nr_dec:	bytes of the record being framed that came decrypted, when
+ *		it is copied out of TCP (@dec marks which)
+ * @dec:	one bit per byte of that record
+ * @sg_src:	AAD and the record, for its recovery
+ * @sg_dst:	AAD and the scratch buffer, likewise
+ * @aad:	AAD of the recovery pass (not checked, but the AEAD wants one)
+ * @iv:		its iv
+ */
+struct ktls_rx_offload {
+	struct tls_offload_context_rx base;
+	struct ktls_crypto dev_crypto;
+	bool stale;
+	unsigned int nr_dec;
+	unsigned long dec[BITS_TO_LONGS(KTLS_REC_MAX)];
+	struct scatterlist sg_src[DIV_ROUND_UP(KTLS_REC_MAX, PAGE_SIZE) + 2];
+	struct scatterlist sg_dst[DIV_ROUND_UP(KTLS_REC_MAX, PAGE_SIZE) + 2];
+	u8 aad[KTLS_MAX_AAD_LEN];
+	u8 iv[KTLS_AEAD_IV_LEN];
+};
+
+/* The RX offload state of @ctx, NULL while RX is not offloaded. */
+static inline struct ktls_rx_offload *ktls_rx_offload(const struct ktls_ctx *ctx)
+{
+	return ctx->base.priv_ctx_rx;
+}
+
+/* ktls_ctx.dev_dirs (device.c), under its lock */
+#define KTLS_DEV_TX	BIT(TLS_OFFLOAD_CTX_DIR_TX)	/* driver has TX state */
+#define KTLS_DEV_RX	BIT(TLS_OFFLOAD_CTX_DIR_RX)	/* driver has RX state */
+#define KTLS_DEV_GONE	BIT(2)	/* a device went down under the socket */
+#define KTLS_DEV_DIRS	(KTLS_DEV_TX | KTLS_DEV_RX)
+
+/*
+ * device.c needs the core's side of offload (the ACK hook, the xmit
+ * hook), which only kernels built with CONFIG_TLS_DEVICE have; without
+ * it no socket is ever offloaded.  The record list and the fallback
+ * build everywhere, and KUnit tests them everywhere.
+ */
+#if IS_ENABLED(CONFIG_TLS_DEVICE)
+int ktls_device_init(void);
+void ktls_device_exit(void);
+/*
+ * TX keys were just installed and the socket runs in software: if the
+ * route's device can take them, queue their installation there (the
+ * driver may take milliseconds).  Socket locked, process context.
+ */
+void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx);
+/*
+ * The TX path, about to seal a record that TCP will carry from @seq: if
+ * the device has the keys by now, the socket moves to device mode with
+ * this record.  Socket locked, process context.
+ */
+void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
+/*
+ * The TX keys change while the socket is still in software: the device
+ * must never take over with the old ones.  Socket locked.
+ */
+void ktls_device_tx_abandon(struct ktls_ctx *ctx);
+/*
+ * The TX keys of a socket in device mode change: the records sealed so
+ * far keep their device form and are encrypted in software under the
+ * keys they were built for; every later one is sealed in software, and
+ * the driver is told to forget the socket.  Socket locked, process
+ * context.
+ */
+void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx);
+/*
+ * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
+ * asked for a resync, give it these.  Socket locked, process context.
+ */
+void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			u64 rec_sn);
+/*
+ * RX keys were just installed and the socket runs in software: if the
+ * route's device can take them, queue their installation there; RX moves
+ * to the device once the driver has them.  Socket locked, process
+ * context.
+ */
+void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx);
+/*
+ * Tell the device that the record at TCP sequence @seq is numbered
+ * @rec_sn (tls_dev_resync).  Any context, socket owned or in softirq.
+ */
+void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			   u64 rec_sn);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* One device per socket for both directions (KUnit). */
+int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir);
+void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir);
+#endif
+#else
+static inline int ktls_device_init(void)
+{
+	return 0;
+}
+
+static inline void ktls_device_exit(void)
+{
+}
+
+static inline void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
+{
+}
+
+static inline void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx,
+					 u32 seq)
+{
+}
+
+static inline void ktls_device_tx_abandon(struct ktls_ctx *ctx)
+{
+}
+
+static inline void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
+{
+}
+
+static inline void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx,
+				      u32 seq, u64 rec_sn)
+{
+}
+
+static inline void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
+{
+}
+
+static inline void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx,
+					 u32 seq, u64 rec_sn)
+{
+}
+#endif
+
+/*
+ * From the moment an offload is offered, drivers may read the socket's
+ * context: it is freed by the socket's destructor, not the ULP.
+ */
+static inline bool ktls_device_owns_ctx(const struct ktls_ctx *ctx)
+{
+	return ctx->base.sk_destruct;
+}
+
+/* device_tx.c */
+/*
+ * Track a record framed for the device, made of @nr fragments of @frags
+ * (@len bytes), that TCP will carry from @start_seq.  Takes its own page
+ * references.  Socket locked, process context.
+ */
+int ktls_device_record_add(struct sock *sk, struct ktls_ctx *ctx,
+			   const struct bio_vec *frags, unsigned int nr,
+			   u32 len, u32 start_seq);
+void ktls_device_clean_acked(struct sock *sk, u32 acked_seq);
+void ktls_device_records_free(struct tls_offload_context_tx *octx);
+struct tls_offload_context_tx *ktls_device_octx_alloc(struct ktls_ctx *ctx);
+int ktls_device_records_start(struct tls_offload_context_tx *octx, u32 seq,
+			      u64 sn);
+
+/* device_fallback.c */
+int ktls_device_fallback_init(struct ktls_ctx *ctx,
+			      struct tls_offload_context_tx *octx);
+/* Encrypt one device-form record as the fallback does (KUnit). */
+int ktls_device_fb_record(struct ktls_ctx *ctx, u8 *rec, unsigned int len,
+			  u64 sn);
+struct sk_buff *ktls_device_validate_xmit_sw(struct sock *sk,
+					     struct net_device *dev,
+					     struct sk_buff *skb);
+
+/* device_rx.c */
+struct ktls_rx_offload *ktls_device_rx_alloc(struct ktls_ctx *ctx);
+void ktls_device_rx_free(struct ktls_rx_offload *rxo);
+/* Bytes [@pos, @pos + @len) of the record came from @skb. */
+void ktls_device_rx_mark(struct ktls_rx_offload *rxo, const struct sk_buff *skb,
+			 unsigned int pos, unsigned int len);
+/*
+ * Turn what the device decrypted of the record of @len bytes in @rec back
+ * into ciphertext, through @scratch (as large), so that software can
+ * decrypt and authenticate the whole record.  Process context.
+ */
+int ktls_device_rx_recover(struct ktls_rx_offload *rxo,
+			   const struct ktls_prot *prot, struct page *const *rec,
+			   struct page *const *scratch, unsigned int len);
+/* The record is done with: the next one, in the device's numbering. */
+void ktls_device_rx_next(struct ktls_rx_offload *rxo,
+			 const struct ktls_prot *prot, unsigned int len);
+/*
+ * The record of @len bytes at TCP sequence @seq is framed; @next_in: bytes
+ * after it are in TCP already.  True if the device is to be told the
+ * record at *@rseq is numbered *@rsn (the three resync modes of
+ * enum tls_offload_sync_type).  Socket owned, or softirq.
+ */
+bool ktls_device_rx_framed(struct ktls_rx_offload *rxo, u32 seq, u32 len,
+			   bool next_in, u32 *rseq, u64 *rsn);
+/*
+ * The device decrypted @dec bytes of that record, all (@dec == @len),
+ * some or none.  True if the device is to be told where a record starts
+ * (core next hint), as with ktls_device_rx_framed().
+ */
+bool ktls_device_rx_result(struct ktls_rx_offload *rxo, u32 seq, u32 len,
+			   u32 dec, bool next_in, u32 *rseq, u64 *rsn);
+
+#endif /* _KTLS_HS_DEVICE_H */
