@@ -44,6 +44,8 @@ ip link set lo up
 read -r -a S <<< "${KTLS_SERVERS//,/ }"
 # The two servers without tickets, then the same two with them.
 PORTS=(20443 20444 20445 20446)
+# With the load from the host: where it reads the vCPU's busy time.
+CPU_PORT=20447
 IFS=, read -r -a CASES <<< "${KTLS_CASES:-handshake,get}"
 T=$(mktemp -d)
 PIDS=()
@@ -293,6 +295,22 @@ for slot in 0 1 2 3; do
 done
 
 if [ "${KTLS_CLIENT_AT:-guest}" = host ]; then
+	# The host reads how busy the vCPU was around each counted run: the
+	# first line of /proc/stat, one connection a reading.
+	python3 -c '
+import socket, sys
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("0.0.0.0", int(sys.argv[1])))
+ls.listen(4)
+while True:
+    c, _ = ls.accept()
+    with open("/proc/stat", "rb") as f:
+        c.sendall(f.readline())
+    c.close()
+' "$CPU_PORT" &
+	PIDS+=($!)
+	wait_listen "$CPU_PORT" "$!" || fail "the CPU probe does not listen on $CPU_PORT"
 	# The host drives the load and writes the results; we serve until it
 	# is done (its own limit ends the boot if it never is).
 	echo ready > "$R/ready"
