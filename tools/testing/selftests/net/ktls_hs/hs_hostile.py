@@ -123,6 +123,11 @@ class Keys:
         return inner[-1], inner[:-1]
 
 
+def tamper(rec):
+    """@rec with the last byte of its tag flipped: it does not open."""
+    return rec[:-1] + bytes([rec[-1] ^ 1])
+
+
 class Conn:
     def __init__(self, port, addr="127.0.0.1"):
         self.s = socket.create_connection((addr, port), timeout=10)

@@ -269,7 +269,7 @@ def test_malformed(srv, name, payload, err, alert, split=False,
     def records(s):
         recs = [s.tx.seal(typ, payload)]
         if tamper:
-            recs[0] = recs[0][:-1] + bytes([recs[0][-1] ^ 1])
+            recs[0] = hh.tamper(recs[0])
         if split:
             recs.append(s.tx.seal(HANDSHAKE, b"\x00"))
         return recs + [s.tx.seal(APPDATA, b"never read")]

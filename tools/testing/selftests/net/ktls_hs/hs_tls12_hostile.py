@@ -308,9 +308,7 @@ def after_handshake(srv, name, rec, err, alert):
 
 def tampered(h):
     """A record whose tag does not match."""
-    rec = bytearray(h.tx.seal(APPDATA, b"tampered" * 100))
-    rec[-1] ^= 1
-    return bytes(rec)
+    return hh.tamper(h.tx.seal(APPDATA, b"tampered" * 100))
 
 
 def expect_alert(srv, name, payload, alert, after_flight=None):

@@ -146,9 +146,7 @@ def counting(srv):
 
 
 def tampered(s):
-    rec = bytearray(s.tx.seal(APPDATA, b"tampered" * 100))
-    rec[-1] ^= 1
-    return [bytes(rec)]
+    return [hh.tamper(s.tx.seal(APPDATA, b"tampered" * 100))]
 
 
 def main():
