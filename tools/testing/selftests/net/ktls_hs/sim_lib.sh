@@ -237,7 +237,7 @@ rx_offloads() {
 }
 
 counters() {
-	echo "enc $D_TXREC recs/$D_TXBYTES B, dec $D_RXREC recs, ooo $D_TXOOO," \
+	echo "enc $D_TXREC recs/$D_TXBYTES B, dec $D_RXREC recs, auth fail $D_RXAUTH, ooo $D_TXOOO," \
 	     "drop $D_DROP, reord $D_REORD, resync tx $D_TXRSQ/$D_TXRS" \
 	     "rx $D_RXRSQ/$D_RXRS, add $D_ADD, del $D_DEL, refused $D_REFUSED," \
 	     "add failed $D_ADDFAIL, part $D_RXPART, keys tx $D_TXKEYS rx $D_RXKEYS;" \
