@@ -196,7 +196,8 @@ scale() {
 
 	for a in "$@"; do
 		case $prev in
-		-n|-e) a=$((a / k)) ;;
+		# At least a byte: -e 1 means "at once".
+		-n|-e) a=$((a / k)); [ "$a" -gt 0 ] || a=1 ;;
 		-d) a=$((a * k)) ;;
 		esac
 		printf "%s\n" "$a"
