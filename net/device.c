@@ -171,7 +171,7 @@ void tls_offload_tx_resync_request(struct sock *sk, u32 got_seq, u32 exp_seq)
 EXPORT_SYMBOL_GPL(tls_offload_tx_resync_request);
 
 /* The device the socket's packets leave by: below a bond, its slave. */
-static struct net_device *ktls_device_of(struct sock *sk)
+struct net_device *ktls_device_of(struct sock *sk)
 {
 	struct net_device *dev = NULL;
 	struct dst_entry *dst;
@@ -218,7 +218,7 @@ static void ktls_device_fill_prot(struct ktls_ctx *ctx)
  * record at the sequence number tls_dev_add() gives them from there, and
  * the socket may have gone through records in software since.
  */
-static void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
+void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 {
 	bool tx = dir == TLS_OFFLOAD_CTX_DIR_TX;
 	const struct ktls_cipher *cs = ctx->prot.cipher;
@@ -257,8 +257,7 @@ static void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
  * the caller's reference on @netdev, whatever the outcome.  Under
  * ktls_device_rwsem, read, so that no notifier runs before the add.
  */
-VISIBLE_IF_KUNIT int ktls_device_claim(struct ktls_ctx *ctx,
-				       struct net_device *netdev, u8 dir)
+int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir)
 {
 	struct net_device *cur;
 	int err = 0;
@@ -287,7 +286,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_device_claim);
  * The driver does not hold @dir (any more): the last direction gives the
  * device back.  Under ktls_device_rwsem, read.
  */
-VISIBLE_IF_KUNIT void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
+void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 {
 	struct net_device *netdev = NULL;
 
@@ -310,12 +309,15 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_device_unclaim);
  * @sk:		the socket, held
  * @netdev:	the device, held
  * @start_seq:	TCP sequence number the device is told it starts at
+ * @rekey:	TX keys changed since the socket was on a device: the
+ *		fallback takes the new ones too (device_rekey.c)
  */
 struct ktls_device_install {
 	struct work_struct work;
 	struct sock *sk;
 	struct net_device *netdev;
 	u32 start_seq;
+	bool rekey;
 };
 
 /*
@@ -369,7 +371,11 @@ static void ktls_device_install_work(struct work_struct *work)
 	if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_PENDING)
 		goto out;
 	/* Before the claim: a notifier may hand TX to the fallback then. */
-	err = ktls_device_tx_prepare(ctx);
+	err = 0;
+	if (inst->rekey)
+		err = ktls_device_tx_rekey_prepare(sk, ctx, &inst->start_seq);
+	if (!err)
+		err = ktls_device_tx_prepare(ctx);
 	if (err)
 		goto out;
 	down_read(&ktls_device_rwsem);
@@ -397,44 +403,71 @@ static void ktls_device_install_work(struct work_struct *work)
 out:
 	if (err)
 		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_NONE);
+	/* The keys changed while the driver took them: it takes the next. */
+	if (READ_ONCE(ctx->tx_dev) == KTLS_TX_DEV_ABANDONED)
+		ktls_device_tx_abandoned(sk, ctx, err);
 	dev_put(netdev);
 	/* May be the last reference: the destructor then frees the rest. */
 	sock_put(sk);
 	kfree(inst);
 }
 
-void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
+/* The route's device, held, if it takes TX keys of the socket's suite. */
+static struct net_device *ktls_device_tx_capable(struct sock *sk,
+						 struct ktls_ctx *ctx)
+{
+	struct net_device *netdev;
+
+	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
+		return NULL;
+	netdev = ktls_device_of(sk);
+	if (netdev && (!(netdev->features & NETIF_F_HW_TLS_TX) ||
+		       !netdev->tlsdev_ops || !(netdev->flags & IFF_UP))) {
+		dev_put(netdev);
+		netdev = NULL;
+	}
+	return netdev;
+}
+
+/*
+ * Queue the install of the socket's TX keys.  @rekey: they replace keys
+ * a device had before, which it forgot (device_rekey.c); the install
+ * work takes them from the socket then, once no skb the fallback would
+ * encrypt under the old ones can still be on its way out.  Socket
+ * locked, process context.
+ */
+static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
+				   bool rekey)
 {
 	struct ktls_device_install *inst;
 	struct net_device *netdev;
 
-	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
-		return;
-	netdev = ktls_device_of(sk);
+	netdev = ktls_device_tx_capable(sk, ctx);
 	if (!netdev)
 		return;
-	if (!(netdev->features & NETIF_F_HW_TLS_TX) || !netdev->tlsdev_ops ||
-	    !(netdev->flags & IFF_UP))
-		goto err_put;
 	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
 	if (!inst)
 		goto err_put;
 
-	/* Nothing was sent under the keys yet: these are exact. */
-	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_TX);
-	/*
-	 * The first transform after boot may have to build the synchronous
-	 * algorithm, crypto manager self-test included; every install (and
-	 * the driver's own allocations) would wait for it in the work.  The
-	 * first offer builds it here instead, as the first software key
-	 * builds the software layer's.
-	 */
-	if (!READ_ONCE(ktls_device_fb_built) && ktls_device_tx_prepare(ctx))
-		goto err_fill;
-	inst->start_seq = tcp_sk(sk)->write_seq;
+	inst->rekey = rekey;
+	if (!rekey) {
+		/* Nothing was sent under the keys yet: these are exact. */
+		ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_TX);
+		/*
+		 * The first transform after boot may have to build the
+		 * synchronous algorithm, crypto manager self-test included;
+		 * every install (and the driver's own allocations) would
+		 * wait for it in the work.  The first offer builds it here
+		 * instead, as the first software key builds the software
+		 * layer's.
+		 */
+		if (!READ_ONCE(ktls_device_fb_built) &&
+		    ktls_device_tx_prepare(ctx))
+			goto err_fill;
+		inst->start_seq = tcp_sk(sk)->write_seq;
+		ktls_device_own(sk, ctx);
+	}
 	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
-	ktls_device_own(sk, ctx);
-
 	sock_hold(sk);
 	inst->sk = sk;
 	inst->netdev = netdev;
@@ -452,10 +485,20 @@ err_put:
 	dev_put(netdev);
 }
 
+void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
+{
+	ktls_device_tx_install(sk, ctx, false);
+}
+
+void ktls_device_tx_reoffer(struct sock *sk, struct ktls_ctx *ctx)
+{
+	ktls_device_tx_install(sk, ctx, true);
+}
+
 void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 {
 	struct tls_offload_context_tx *octx;
-	bool on = false;
+	bool on = false, again = false;
 
 	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ON) !=
 	    KTLS_TX_DEV_READY)
@@ -466,7 +509,11 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 	down_read(&ktls_device_rwsem);
 	if ((READ_ONCE(ctx->dev_dirs) & KTLS_DEV_TX) &&
 	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
-		clean_acked_data_enable(inet_csk(sk), ktls_device_clean_acked);
+		/* Set since a first time on the device, before a key update. */
+		again = inet_csk(sk)->icsk_clean_acked;
+		if (!again)
+			clean_acked_data_enable(inet_csk(sk),
+						ktls_device_clean_acked);
 		ctx->base.tx_conf = TLS_HW;
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
 		/* Drivers see the socket as offloaded from this store on. */
@@ -480,20 +527,10 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 		return;
 	}
 	ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
-	ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
 	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_DEVICE);
-}
-
-/*
- * The device, if it got the keys, keeps them until the socket's
- * destructor or its going down; it is never handed a record.
- */
-void ktls_device_tx_abandon(struct ktls_ctx *ctx)
-{
-	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING,
-		    KTLS_TX_DEV_ABANDONED) == KTLS_TX_DEV_PENDING)
-		return;
-	cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ABANDONED);
+	/* A socket counts once however often its keys change. */
+	if (!again)
+		ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
 }
 
 /**
@@ -507,32 +544,35 @@ struct ktls_device_leave {
 };
 
 /*
- * Whoever clears the TX bit tells the driver.  RX, if offloaded, stays on
- * the device and keeps the context's reference; TX holds its own until
- * tls_dev_del().
+ * Whoever clears the direction's bit tells the driver.  The other
+ * direction, if offloaded, stays on the device and keeps the context's
+ * reference; this one holds its own until tls_dev_del().
  */
-static void ktls_device_leave_now(struct ktls_ctx *ctx)
+void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 {
 	struct net_device *netdev = NULL;
+	u8 bit = BIT(dir);
 
 	/* The notifier holds it for writing while it takes sockets off. */
 	down_read(&ktls_device_rwsem);
 	spin_lock_irq(&ktls_device_lock);
-	if (ctx->dev_dirs & KTLS_DEV_TX) {
+	if (ctx->dev_dirs & bit) {
 		netdev = rcu_dereference_protected(ctx->base.netdev,
 						   lockdep_is_held(&ktls_device_lock));
 		dev_hold(netdev);
 	}
 	spin_unlock_irq(&ktls_device_lock);
 	if (netdev)
-		ktls_device_unclaim(ctx, KTLS_DEV_TX);
+		ktls_device_unclaim(ctx, bit);
 	up_read(&ktls_device_rwsem);
 	if (!netdev)
 		return;
-	/* No skb of the socket is in the driver's xmit after this. */
+	/*
+	 * No skb of the socket is in the driver's xmit after this, and no
+	 * RX resync of ours in the driver.
+	 */
 	synchronize_net();
-	netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base,
-					TLS_OFFLOAD_CTX_DIR_TX);
+	netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base, dir);
 	dev_put(netdev);
 }
 
@@ -541,18 +581,28 @@ static void ktls_device_leave_work(struct work_struct *work)
 	struct ktls_device_leave *lv =
 		container_of(work, struct ktls_device_leave, work);
 
-	ktls_device_leave_now(ktls_ctx(lv->sk));
+	ktls_device_forget(ktls_ctx(lv->sk), TLS_OFFLOAD_CTX_DIR_TX);
 	sock_put(lv->sk);
 	kfree(lv);
 }
 
-void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
+void ktls_device_tx_forget(struct sock *sk, struct ktls_ctx *ctx)
 {
 	struct ktls_device_leave *lv;
 
-	if (ctx->tx_conf != KTLS_CONF_HW)
+	lv = kmalloc(sizeof(*lv), GFP_KERNEL);
+	if (!lv) {
+		ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
 		return;
-	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_ABANDONED);
+	}
+	sock_hold(sk);
+	lv->sk = sk;
+	INIT_WORK(&lv->work, ktls_device_leave_work);
+	queue_work(ktls_device_wq, &lv->work);
+}
+
+void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
+{
 	ctx->base.tx_conf = TLS_SW;
 	WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
 	/*
@@ -563,16 +613,7 @@ void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
 	WRITE_ONCE(sk->sk_validate_xmit_skb, ktls_device_validate_xmit_sw);
 	ktls_stat_add(sk, KTLS_STAT_CURR_TX_DEVICE, -1);
 	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
-
-	lv = kmalloc(sizeof(*lv), GFP_KERNEL);
-	if (!lv) {
-		ktls_device_leave_now(ctx);
-		return;
-	}
-	sock_hold(sk);
-	lv->sk = sk;
-	INIT_WORK(&lv->work, ktls_device_leave_work);
-	queue_work(ktls_device_wq, &lv->work);
+	ktls_device_tx_forget(sk, ctx);
 }
 
 /* RX is on the device: the socket counts as offloaded from here on. */
@@ -630,14 +671,44 @@ static void ktls_device_rx_install_work(struct work_struct *work)
 	rxo = ktls_device_rx_alloc(ctx);
 	if (!rxo)
 		goto out_unlock;
+	ktls_device_rx_rekey_init(rxo, sk);
 	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_RX);
 	seq = ktls_rx_next_seq(sk);
 	ctx->base.priv_ctx_rx = rxo;
 	release_sock(sk);
 
+	err = ktls_device_rx_add(sk, ctx, netdev, seq);
+	netdev = NULL;	/* the add took our reference */
+
+	lock_sock(sk);
+	if (err) {
+		ktls_device_rx_drop(ctx);
+	} else if (!ctx->closed) {
+		ktls_device_rx_on(sk, ctx);
+		/* The keys changed while the driver took them. */
+		if (rxo->stale)
+			ktls_device_rx_rekey(sk, ctx);
+	}
+out_unlock:
+	release_sock(sk);
+	dev_put(netdev);
+	/* May be the last reference: the destructor then frees the rest. */
+	sock_put(sk);
+	kfree(inst);
+}
+
+/*
+ * Give the driver the RX keys in the kernel's context, for the record
+ * at TCP sequence @seq.  Takes over the reference on @netdev.  Process
+ * context, socket not locked (drivers may sleep, and look the socket up).
+ */
+int ktls_device_rx_add(struct sock *sk, struct ktls_ctx *ctx,
+		       struct net_device *netdev, u32 seq)
+{
+	int err = -ENETDOWN;
+
 	down_read(&ktls_device_rwsem);
 	/* A device that went down takes no new sockets. */
-	err = -ENETDOWN;
 	if (netdev->flags & IFF_UP) {
 		err = ktls_device_claim(ctx, netdev, KTLS_DEV_RX);
 		netdev = NULL;	/* the claim took our reference */
@@ -655,18 +726,29 @@ static void ktls_device_rx_install_work(struct work_struct *work)
 			ktls_device_unclaim(ctx, KTLS_DEV_RX);
 	}
 	up_read(&ktls_device_rwsem);
-
-	lock_sock(sk);
-	if (err)
-		ktls_device_rx_drop(ctx);
-	else if (!ctx->closed)
-		ktls_device_rx_on(sk, ctx);
-out_unlock:
-	release_sock(sk);
 	dev_put(netdev);
-	/* May be the last reference: the destructor then frees the rest. */
-	sock_put(sk);
-	kfree(inst);
+	return err;
+}
+
+bool ktls_device_queue(struct work_struct *work)
+{
+	return queue_work(ktls_device_wq, work);
+}
+
+/* The route's device, held, if it takes RX keys of the socket's suite. */
+struct net_device *ktls_device_rx_capable(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct net_device *netdev;
+
+	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
+		return NULL;
+	netdev = ktls_device_of(sk);
+	if (netdev && (!(netdev->features & NETIF_F_HW_TLS_RX) ||
+		       !netdev->tlsdev_ops || !(netdev->flags & IFF_UP))) {
+		dev_put(netdev);
+		netdev = NULL;
+	}
+	return netdev;
 }
 
 void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
@@ -674,14 +756,9 @@ void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
 	struct ktls_device_install *inst;
 	struct net_device *netdev;
 
-	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
-		return;
-	netdev = ktls_device_of(sk);
+	netdev = ktls_device_rx_capable(sk, ctx);
 	if (!netdev)
 		return;
-	if (!(netdev->features & NETIF_F_HW_TLS_RX) || !netdev->tlsdev_ops ||
-	    !(netdev->flags & IFF_UP))
-		goto err_put;
 	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
 	if (!inst)
 		goto err_put;

@@ -17,7 +17,9 @@
 #include <linux/bvec.h>
 #include <linux/errno.h>
 #include <linux/scatterlist.h>
+#include <linux/tcp.h>
 #include <linux/types.h>
+#include <net/tcp.h>
 
 #include "ktls.h"
 
@@ -44,6 +46,12 @@ struct tls_offload_context_tx;
  * @sg_dst:	AAD and the scratch buffer, likewise
  * @aad:	AAD of the recovery pass (not checked, but the AEAD wants one)
  * @iv:		its iv
+ * @sk:		the socket, for @rekey_work
+ * @rekey:	where a key update of the socket stands (device_rekey.c):
+ *		enum ktls_rx_rekey, under the socket lock
+ * @rekey_edge:	TCP sequence number from which nothing is marked
+ *		decrypted under the old key
+ * @rekey_work:	tells the driver the new key
  */
 struct ktls_rx_offload {
 	struct tls_offload_context_rx base;
@@ -55,6 +63,17 @@ struct ktls_rx_offload {
 	struct scatterlist sg_dst[DIV_ROUND_UP(KTLS_REC_MAX, PAGE_SIZE) + 2];
 	u8 aad[KTLS_MAX_AAD_LEN];
 	u8 iv[KTLS_AEAD_IV_LEN];
+	struct sock *sk;
+	u8 rekey;
+	u32 rekey_edge;
+	struct work_struct rekey_work;
+};
+
+enum ktls_rx_rekey {
+	KTLS_RX_REKEY_NONE,
+	KTLS_RX_REKEY_DEL,	/* the driver is to forget the old key */
+	KTLS_RX_REKEY_EDGE,	/* wait for the framer at rekey_edge */
+	KTLS_RX_REKEY_ADD,	/* the driver is to get the new key */
 };
 
 /* The RX offload state of @ctx, NULL while RX is not offloaded. */
@@ -91,18 +110,26 @@ void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx);
  */
 void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
 /*
- * The TX keys change while the socket is still in software: the device
- * must never take over with the old ones.  Socket locked.
+ * The TX keys are about to change (a TLS 1.3 key update): the socket
+ * goes on in software, and back to the device with the new keys once it
+ * can (device_rekey.c).  Socket locked, process context.
  */
-void ktls_device_tx_abandon(struct ktls_ctx *ctx);
+void ktls_device_tx_rekey(struct sock *sk, struct ktls_ctx *ctx);
 /*
- * The TX keys of a socket in device mode change: the records sealed so
- * far keep their device form and are encrypted in software under the
- * keys they were built for; every later one is sealed in software, and
- * the driver is told to forget the socket.  Socket locked, process
- * context.
+ * TX keys changed since the socket was on the device: about to seal the
+ * record that TCP will carry from @seq, in software.  Socket locked,
+ * process context.
  */
-void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx);
+void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
+/*
+ * The RX keys changed (a TLS 1.3 key update): what the device decrypted
+ * is no longer trusted, and it gets the new keys once it can.  Socket
+ * owned, or softirq.
+ */
+void ktls_device_rx_rekey(struct sock *sk, struct ktls_ctx *ctx);
+/* The framer, with rxo->rekey at KTLS_RX_REKEY_EDGE, framed at @seq. */
+void ktls_device_rx_rekey_framed(struct sock *sk, struct ktls_rx_offload *rxo,
+				 u32 seq);
 /*
  * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
  * asked for a resync, give it these.  Socket locked, process context.
@@ -122,11 +149,34 @@ void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx);
  */
 void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
 			   u64 rec_sn);
-#if IS_ENABLED(CONFIG_KUNIT)
-/* One device per socket for both directions (KUnit). */
+
+/*
+ * Between device.c, which talks to drivers, and device_rekey.c, which
+ * decides when (key updates).
+ */
+/* One device per socket for both directions (and KUnit). */
 int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir);
 void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir);
-#endif
+struct net_device *ktls_device_of(struct sock *sk);
+void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
+bool ktls_device_queue(struct work_struct *work);
+/* The driver forgets the keys of @dir if it has them.  Process context. */
+void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
+/* The same for TX, from a work item. */
+void ktls_device_tx_forget(struct sock *sk, struct ktls_ctx *ctx);
+/* TX to software, records in device form to the fallback; then forget. */
+void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx);
+/* Queue the install of the current TX keys, which replace older ones. */
+void ktls_device_tx_reoffer(struct sock *sk, struct ktls_ctx *ctx);
+/* The install work, keys changed while the driver took the old: @err its. */
+void ktls_device_tx_abandoned(struct sock *sk, struct ktls_ctx *ctx, int err);
+/* The install work, re-keying the fallback; *@start_seq for the driver. */
+int ktls_device_tx_rekey_prepare(struct sock *sk, struct ktls_ctx *ctx,
+				 u32 *start_seq);
+struct net_device *ktls_device_rx_capable(struct sock *sk, struct ktls_ctx *ctx);
+int ktls_device_rx_add(struct sock *sk, struct ktls_ctx *ctx,
+		       struct net_device *netdev, u32 seq);
+void ktls_device_rx_rekey_init(struct ktls_rx_offload *rxo, struct sock *sk);
 #else
 static inline int ktls_device_init(void)
 {
@@ -146,11 +196,26 @@ static inline void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx,
 {
 }
 
-static inline void ktls_device_tx_abandon(struct ktls_ctx *ctx)
+static inline void ktls_device_tx_rekey(struct sock *sk, struct ktls_ctx *ctx)
 {
 }
 
-static inline void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
+static inline void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx,
+					  u32 seq)
+{
+}
+
+static inline void ktls_device_rx_rekey(struct sock *sk, struct ktls_ctx *ctx)
+{
+	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
+
+	if (rxo)
+		rxo->stale = true;
+}
+
+static inline void ktls_device_rx_rekey_framed(struct sock *sk,
+					       struct ktls_rx_offload *rxo,
+					       u32 seq)
 {
 }
 
@@ -192,6 +257,29 @@ void ktls_device_records_free(struct tls_offload_context_tx *octx);
 struct tls_offload_context_tx *ktls_device_octx_alloc(struct ktls_ctx *ctx);
 int ktls_device_records_start(struct tls_offload_context_tx *octx, u32 seq,
 			      u64 sn);
+
+/*
+ * An skb in device form below the floor is a copy of a record of older
+ * keys, which TCP acked: nobody is to encrypt it under the new ones.  The
+ * xmit path, any context.
+ */
+static inline bool ktls_device_tx_stale(const struct ktls_ctx *ctx,
+					const struct sk_buff *skb)
+{
+	return READ_ONCE(ctx->tx_floor_on) &&
+	       before(ntohl(tcp_hdr(skb)->seq), READ_ONCE(ctx->tx_floor));
+}
+
+/*
+ * TCP acked up to @acked_seq, past the floor: a copy of an skb sent
+ * before it left the qdisc already.  Softirq, or the socket owned.
+ */
+static inline void ktls_device_tx_floor_acked(struct ktls_ctx *ctx,
+					      u32 acked_seq)
+{
+	if (READ_ONCE(ctx->tx_floor_on) && after(acked_seq, ctx->tx_floor))
+		WRITE_ONCE(ctx->tx_floor_on, false);
+}
 
 /* device_fallback.c */
 int ktls_device_fallback_init(struct ktls_ctx *ctx,

@@ -340,6 +340,10 @@ struct sk_buff *ktls_device_validate_xmit_sw(struct sock *sk,
 {
 	if (!skb_is_decrypted(skb))
 		return skb;
+	if (ktls_device_tx_stale(ktls_ctx(sk), skb)) {
+		kfree_skb(skb);
+		return NULL;
+	}
 	return ktls_fb_skb(sk, skb);
 }
 
@@ -358,8 +362,14 @@ struct sk_buff *tls_validate_xmit_skb(struct sock *sk, struct net_device *dev,
 				      struct sk_buff *skb)
 {
 	/* Sealed in software before the device took over: ciphertext. */
-	if (!skb_is_decrypted(skb) ||
-	    dev == rcu_dereference_bh(tls_get_ctx(sk)->netdev) ||
+	if (!skb_is_decrypted(skb))
+		return skb;
+	/* Of keys before a key update, and acked: see device_rekey.c. */
+	if (unlikely(ktls_device_tx_stale(ktls_ctx(sk), skb))) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	if (dev == rcu_dereference_bh(tls_get_ctx(sk)->netdev) ||
 	    netif_is_bond_master(dev))
 		return skb;
 	return ktls_fb_skb(sk, skb);

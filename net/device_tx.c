@@ -166,6 +166,7 @@ void ktls_device_clean_acked(struct sock *sk, u32 acked_seq)
 	}
 	octx->unacked_record_sn += gone;
 	spin_unlock_irqrestore(&octx->lock, flags);
+	ktls_device_tx_floor_acked(ktls_ctx(sk), acked_seq);
 }
 
 /**

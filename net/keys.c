@@ -209,15 +209,13 @@ static int ktls_set_update(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	struct ktls_crypto *c = tx ? &ctx->tx_crypto : &ctx->rx_crypto;
 	int err = 0;
 
+	/*
+	 * The device holds the old key for what it may still retransmit:
+	 * later records are sealed in software until it has the new one.
+	 */
 	if (tx) {
-		ktls_device_tx_abandon(ctx);
+		ktls_device_tx_rekey(sk, ctx);
 		err = ktls_tx_flush(sk);
-		/*
-		 * The device holds the old key for what it may still
-		 * retransmit: later records are sealed in software.
-		 */
-		if (!err)
-			ktls_device_tx_leave(sk, ctx);
 	}
 	if (!err)
 		err = ktls_crypto_key(c, cs, info);
@@ -390,10 +388,8 @@ int ktls_keys_next(struct sock *sk, bool tx)
 	if (WARN_ON_ONCE(!sec || !c->ready))
 		return -EINVAL;
 	/* The KeyUpdate went under the old key: the device keeps that one. */
-	if (tx) {
-		ktls_device_tx_abandon(ctx);
-		ktls_device_tx_leave(sk, ctx);
-	}
+	if (tx)
+		ktls_device_tx_rekey(sk, ctx);
 	err = ktls_tls13_next_secret(sec->hash, tx ? sec->tx : sec->rx,
 				     sec->len, secret, sec->len);
 	if (!err)

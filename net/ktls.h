@@ -32,7 +32,9 @@ enum ktls_conf {
 /*
  * TX offload of a socket, which starts in software (device.c): the device
  * is asked for the keys off the syscall path, and the socket moves to it
- * at a record boundary once it has them.
+ * at a record boundary once it has them.  After a key update (DRAIN) the
+ * new keys are offered once the driver forgot the old ones and TCP acked
+ * every record built for them (device_rekey.c).
  */
 enum ktls_tx_dev {
 	KTLS_TX_DEV_NONE,	/* no device asked */
@@ -40,6 +42,7 @@ enum ktls_tx_dev {
 	KTLS_TX_DEV_READY,	/* it has them: move at the next record */
 	KTLS_TX_DEV_ON,		/* records are in device form */
 	KTLS_TX_DEV_ABANDONED,	/* the keys it would get are stale */
+	KTLS_TX_DEV_DRAIN,	/* keys changed: the next install waits */
 };
 
 /**
@@ -85,6 +88,9 @@ enum ktls_tx_dev {
  * @dev_dirs:	which directions the driver of base.netdev holds state
  *		for, and whether a device went from under the socket
  *		(device.c, under its lock)
+ * @tx_floor:	TCP sequence number below which an skb in device form is a
+ *		stale copy of a record of older keys (device_rekey.c)
+ * @tx_floor_on: @tx_floor holds, until TCP acks past it
  * @closed:	close() ran on an offloaded socket, whose context lives
  *		on until the socket's destructor (device.c)
  * @device_work: frees an offloaded socket's context after its destructor,
@@ -115,6 +121,8 @@ struct ktls_ctx {
 	struct ktls_hs_listen *hs_listen;
 	u8 tx_dev;
 	u8 dev_dirs;
+	bool tx_floor_on;
+	u32 tx_floor;
 	bool closed;
 	struct work_struct device_work;
 	struct rcu_head rcu;

@@ -442,6 +442,9 @@ static void ktls_rx_framed(struct sock *sk, struct ktls_ctx *ctx,
 
 	if (!rxo)
 		return;
+	/* After a key update: the device gets the new key from here on. */
+	if (rxo->rekey == KTLS_RX_REKEY_EDGE)
+		ktls_device_rx_rekey_framed(sk, rxo, rx->seq);
 	/*
 	 * The driver's async resync state goes with tls_dev_del(), which a
 	 * device going down calls a grace period after setting the flag.
@@ -535,15 +538,6 @@ u32 ktls_rx_next_seq(struct sock *sk)
 
 	/* What was copied out of TCP of the next record is past copied_seq. */
 	return tcp_sk(sk)->copied_seq - rx->len;
-}
-
-/* Our RX key moved on; the device's did not. */
-static void ktls_rx_device_stale(struct ktls_ctx *ctx)
-{
-	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
-
-	if (rxo)
-		rxo->stale = true;
 }
 
 bool ktls_rx_is_readable(struct sock *sk)
@@ -760,7 +754,8 @@ static int ktls_rx_key_update(struct sock *sk, struct ktls_ctx *ctx,
 		rx->err = err;
 		return err;
 	}
-	ktls_rx_device_stale(ctx);
+	/* Our RX key moved on; the device's did not. */
+	ktls_device_rx_rekey(sk, ctx);
 	/*
 	 * Answered before our next record.  However often the peer asks,
 	 * one answer is due at most, and only when we send anyway: asking
@@ -1413,7 +1408,7 @@ void ktls_rx_rekeyed(struct sock *sk)
 
 	if (!rx)
 		return;
-	ktls_rx_device_stale(ctx);
+	ktls_device_rx_rekey(sk, ctx);
 	WRITE_ONCE(rx->key_expired, false);
 	ktls_rx_pull(sk, ctx, rx, false);
 	if (rx->ready)

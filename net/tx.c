@@ -436,9 +436,16 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	body = prot->nonce_len + inner + prot->tag_len;
 
 	/* The device got the keys off the syscall path: it takes over here. */
-	if (ctx->tx_conf == KTLS_CONF_SW &&
-	    READ_ONCE(ctx->tx_dev) == KTLS_TX_DEV_READY)
-		ktls_device_tx_switch(sk, ctx, ktls_tx_seq_of(sk, tx, tx->count));
+	if (ctx->tx_conf == KTLS_CONF_SW) {
+		u8 dev = READ_ONCE(ctx->tx_dev);
+
+		if (dev == KTLS_TX_DEV_READY)
+			ktls_device_tx_switch(sk, ctx,
+					      ktls_tx_seq_of(sk, tx, tx->count));
+		else if (dev == KTLS_TX_DEV_DRAIN)
+			ktls_device_tx_drained(sk, ctx,
+					       ktls_tx_seq_of(sk, tx, tx->count));
+	}
 	rec->device = ctx->tx_conf == KTLS_CONF_HW;
 	borrow = rec->device && ktls_tx_may_borrow(ctx, tx);
 	if (borrow)

@@ -94,6 +94,8 @@ enum ktls_sim_stat {
 	KTLS_SIM_RX_RESYNC_STALE,
 	KTLS_SIM_RX_PARTIAL,
 	KTLS_SIM_RX_AUTH_FAIL,
+	KTLS_SIM_TX_KEYS_USED,
+	KTLS_SIM_RX_KEYS_USED,
 	KTLS_SIM_DEV_ADD_TX,
 	KTLS_SIM_DEV_ADD_RX,
 	KTLS_SIM_DEV_DEL_TX,
@@ -125,6 +127,8 @@ static const char ktls_sim_stat_names[KTLS_SIM_NSTATS][ETH_GSTRING_LEN] = {
 	[KTLS_SIM_RX_RESYNC_STALE]	= "rx_tls_resync_stale",
 	[KTLS_SIM_RX_PARTIAL]		= "rx_tls_records_partial",
 	[KTLS_SIM_RX_AUTH_FAIL]		= "rx_tls_auth_fail",
+	[KTLS_SIM_TX_KEYS_USED]		= "tx_tls_keys_used",
+	[KTLS_SIM_RX_KEYS_USED]		= "rx_tls_keys_used",
 	[KTLS_SIM_DEV_ADD_TX]		= "tls_dev_add_tx",
 	[KTLS_SIM_DEV_ADD_RX]		= "tls_dev_add_rx",
 	[KTLS_SIM_DEV_DEL_TX]		= "tls_dev_del_tx",
@@ -143,6 +147,7 @@ struct ktls_sim_key {
 	u8 *buf;
 	u32 buf_len;
 	u16 version;
+	bool used;			/* has done a record's crypto */
 	u8 iv[KTLS_SIM_NONCE];		/* salt, then the implicit IV */
 	u8 aad[KTLS_SIM_AAD12];		/* scatterlists cannot point at stacks */
 	struct scatterlist sg[2];
@@ -248,6 +253,20 @@ static void ktls_sim_add(struct ktls_sim_priv *priv, enum ktls_sim_stat s, u64 v
 }
 
 /* ---- crypto ---------------------------------------------------------- */
+
+/*
+ * Keys a device did a record's crypto with, each counted once: a key
+ * update on an offloaded socket that comes back to the device shows as
+ * two.  Under the key's lock.
+ */
+static void ktls_sim_key_used(struct ktls_sim_priv *priv,
+			      struct ktls_sim_key *k, enum ktls_sim_stat stat)
+{
+	if (k->used)
+		return;
+	k->used = true;
+	ktls_sim_inc(priv, stat);
+}
 
 static int ktls_sim_key_init(struct ktls_sim_key *k,
 			     const struct tls_crypto_info *ci, u32 buf_len)
@@ -497,6 +516,7 @@ static int ktls_sim_tx_record(struct ktls_sim_priv *priv, struct ktls_sim_tx *tx
 	tx->cache_len = *len;
 	tx->cache_sn = sn;
 	ktls_sim_inc(priv, KTLS_SIM_TX_RECORDS);
+	ktls_sim_key_used(priv, &tx->key, KTLS_SIM_TX_KEYS_USED);
 	return 0;
 }
 
@@ -771,6 +791,7 @@ static void ktls_sim_rx_decrypt(struct ktls_sim_priv *priv, struct ktls_sim_rx *
 	if (skb->ip_summed != CHECKSUM_PARTIAL)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	ktls_sim_add(priv, KTLS_SIM_RX_RECORDS, n);
+	ktls_sim_key_used(priv, &rx->key, KTLS_SIM_RX_KEYS_USED);
 	ktls_sim_add(priv, KTLS_SIM_RX_BYTES, plen);
 	return;
 
@@ -826,6 +847,7 @@ static void ktls_sim_rx_decrypt_part(struct ktls_sim_priv *priv,
 	if (skb->ip_summed != CHECKSUM_PARTIAL)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	ktls_sim_add(priv, KTLS_SIM_RX_RECORDS, n);
+	ktls_sim_key_used(priv, &rx->key, KTLS_SIM_RX_KEYS_USED);
 	if (part)
 		ktls_sim_inc(priv, KTLS_SIM_RX_PARTIAL);
 	ktls_sim_add(priv, KTLS_SIM_RX_BYTES, plen);

@@ -5,11 +5,13 @@
  * head, sequence numbers wrapping), and the software fallback's
  * encryption of a device-form record, which must give the bytes the
  * software record layer seals (itself checked against published vectors
- * in record_kunit.c).
+ * in record_kunit.c); and the floor below which, after a key update, an
+ * skb in device form is a stale copy to drop.
  */
 #include <kunit/test.h>
 #include <crypto/aead.h>
 #include <linux/scatterlist.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/tls.h>
@@ -254,12 +256,66 @@ static void fallback_matches_software(struct kunit *test)
 	crypto_free_aead(c->aead);
 }
 
+/* An skb whose TCP header says @seq, for the xmit hooks' floor. */
+static struct sk_buff *dev_tcp_skb(struct kunit *test, u32 seq)
+{
+	struct sk_buff *skb = alloc_skb(sizeof(struct tcphdr), GFP_KERNEL);
+	struct tcphdr *th;
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	th = skb_put_zero(skb, sizeof(*th));
+	skb_reset_transport_header(skb);
+	th->seq = htonl(seq);
+	return skb;
+}
+
+static void floor_stale_below(struct kunit *test)
+{
+	/* Around the wrap of the sequence space too. */
+	static const u32 floors[] = { 100000, 0xfffff000 };
+	struct ktls_ctx *ctx;
+	unsigned int i;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	for (i = 0; i < ARRAY_SIZE(floors); i++) {
+		u32 f = floors[i];
+		struct sk_buff *below = dev_tcp_skb(test, f - 1);
+		struct sk_buff *far = dev_tcp_skb(test, f - 60000);
+		struct sk_buff *at = dev_tcp_skb(test, f);
+		struct sk_buff *above = dev_tcp_skb(test, f + 8192);
+
+		ctx->tx_floor = f;
+		ctx->tx_floor_on = false;
+		KUNIT_EXPECT_FALSE(test, ktls_device_tx_stale(ctx, below));
+		ctx->tx_floor_on = true;
+		KUNIT_EXPECT_TRUE(test, ktls_device_tx_stale(ctx, below));
+		KUNIT_EXPECT_TRUE(test, ktls_device_tx_stale(ctx, far));
+		KUNIT_EXPECT_FALSE(test, ktls_device_tx_stale(ctx, at));
+		KUNIT_EXPECT_FALSE(test, ktls_device_tx_stale(ctx, above));
+
+		/* Acked up to the floor: a copy may still be queued. */
+		ktls_device_tx_floor_acked(ctx, f - 1);
+		ktls_device_tx_floor_acked(ctx, f);
+		KUNIT_EXPECT_TRUE(test, ctx->tx_floor_on);
+		/* Past it: what was sent after it left, so did every copy. */
+		ktls_device_tx_floor_acked(ctx, f + 1);
+		KUNIT_EXPECT_FALSE(test, ctx->tx_floor_on);
+		KUNIT_EXPECT_FALSE(test, ktls_device_tx_stale(ctx, below));
+		kfree_skb(below);
+		kfree_skb(far);
+		kfree_skb(at);
+		kfree_skb(above);
+	}
+}
+
 static struct kunit_case device_cases[] = {
 	KUNIT_CASE(get_record_finds_each),
 	KUNIT_CASE(get_record_marker),
 	KUNIT_CASE(get_record_after_acks),
 	KUNIT_CASE(get_record_wraps),
 	KUNIT_CASE_PARAM(fallback_matches_software, fb_gen_params),
+	KUNIT_CASE(floor_stale_below),
 	{}
 };
 

@@ -77,6 +77,8 @@ finish() {	# the servers must have lived through it all
 	done
 	dmesg > "$R/dmesg.txt"
 	[ -e /proc/net/tls_stat ] && cat /proc/net/tls_stat > "$R/tls_stat.txt"
+	# How ours ended its handshakes: the why of a failed connection.
+	[ -e /proc/net/ktls_hs_stat ] && cat /proc/net/ktls_hs_stat > "$R/ktls_hs_stat.txt"
 	echo done > "$R/finished"
 	say "finished"
 	exit 0

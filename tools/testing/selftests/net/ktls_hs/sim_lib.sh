@@ -20,7 +20,8 @@
 # Built programs are in KTLS_KSFT_OUT when run from the source tree,
 # beside the scripts once installed.
 
-BIN=${KTLS_KSFT_OUT:-$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")}
+SIM_DIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+BIN=${KTLS_KSFT_OUT:-$SIM_DIR}
 source "$KSFT_DIR/kselftest/ktap_helpers.sh"
 
 if [ -e /sys/module/ktls_hs ]; then
@@ -157,6 +158,8 @@ snap() {
 	S_ADD=$((C1[tls_dev_add_tx] + C2[tls_dev_add_rx]))
 	S_DEL=$((C1[tls_dev_del_tx] + C2[tls_dev_del_rx]))
 	S_DELTX=${C1[tls_dev_del_tx]}
+	S_TXKEYS=${C1[tx_tls_keys_used]}
+	S_RXKEYS=${C2[rx_tls_keys_used]}
 	S_ADDFAIL=$((C1[tls_dev_add_fail] + C2[tls_dev_add_fail]))
 	S_RXPART=${C2[rx_tls_records_partial]}
 	S_TRXDEV=${TS2[TlsRxDevice]}
@@ -172,6 +175,7 @@ delta() {
 		[TXRSQ]=$S_TXRSQ [TXRS]=$S_TXRS [TXMIS]=$S_TXMIS [RXREC]=$S_RXREC
 		[RXRSQ]=$S_RXRSQ [RXRS]=$S_RXRS [RXAUTH]=$S_RXAUTH [DROP]=$S_DROP
 		[REORD]=$S_REORD [REFUSED]=$S_REFUSED [ADD]=$S_ADD [DEL]=$S_DEL [DELTX]=$S_DELTX
+		[TXKEYS]=$S_TXKEYS [RXKEYS]=$S_RXKEYS
 		[ADDFAIL]=$S_ADDFAIL [RXPART]=$S_RXPART [TRXDEV]=$S_TRXDEV
 		[TRETRY]=$S_TRETRY [TRXRS]=$S_TRXRS [TDECERR]=$S_TDECERR)
 
@@ -192,7 +196,8 @@ scale() {
 
 	for a in "$@"; do
 		case $prev in
-		-n) a=$((a / k)) ;;
+		# At least a byte: -e 1 means "at once".
+		-n|-e) a=$((a / k)); [ "$a" -gt 0 ] || a=1 ;;
 		-d) a=$((a * k)) ;;
 		esac
 		printf "%s\n" "$a"
@@ -233,10 +238,11 @@ rx_offloads() {
 }
 
 counters() {
-	echo "enc $D_TXREC recs/$D_TXBYTES B, dec $D_RXREC recs, ooo $D_TXOOO," \
+	echo "enc $D_TXREC recs/$D_TXBYTES B, dec $D_RXREC recs, auth fail $D_RXAUTH, ooo $D_TXOOO," \
 	     "drop $D_DROP, reord $D_REORD, resync tx $D_TXRSQ/$D_TXRS" \
 	     "rx $D_RXRSQ/$D_RXRS, add $D_ADD, del $D_DEL, refused $D_REFUSED," \
-	     "add failed $D_ADDFAIL, part $D_RXPART; tls_stat rx device" \
+	     "add failed $D_ADDFAIL, part $D_RXPART, keys tx $D_TXKEYS rx $D_RXKEYS;" \
+	     "tls_stat rx device" \
 	     "$D_TRXDEV, retry $D_TRETRY, resync $D_TRXRS"
 }
 
@@ -269,13 +275,31 @@ check() {
 	[ -z "$why" ] && [ "$D_TXMIS" != 0 ] && why="TX resync told a wrong record number"
 	[ -z "$why" ] && [ "$D_RXAUTH" != 0 ] && why="RX saw records that do not authenticate"
 	[ -z "$why" ] && [ "$D_TDECERR" != 0 ] && why="the receiver failed to decrypt (TlsDecryptError)"
-	if [ -z "$why" ]; then
-		ktap_test_pass "$name ($(counters))"
+	verdict "$name" "$why"
+}
+
+# verdict NAME WHY: NAME passes with the counter deltas if WHY is empty,
+# else fails with WHY, the two ends' output and tls_stat.
+verdict() {
+	if [ -z "$2" ]; then
+		ktap_test_pass "$1 ($(counters))"
 	else
-		ktap_test_fail "$name: $why ($(counters))"
+		ktap_test_fail "$1: $2 ($(counters))"
 		cat "$T/send.out" "$T/recv.out" | sed 's/^/# /'
 		tls_stats
 	fi
+}
+
+# sim_hs_py SCRIPT: a Python test (KTAP) of sockets the in-kernel
+# handshake keys, run in NS2 on PEER's address with the identities of
+# hs_lib.sh, its clients in NS1.
+sim_hs_py() {
+	if [ "$PROVIDER" != ktls_hs ]; then
+		ktap_print_header
+		ktap_exit_fail_msg "the in-kernel handshake needs ktls_hs.ko, not $PROVIDER"
+	fi
+	ip netns exec "$NS2" bash -c '. "$1/hs_lib.sh"; shift; hs_with_identity "$@"' _ \
+		"$SIM_DIR" python3 "$SIM_DIR/$1" "$PEER" "$NS1" "$A2"
 }
 
 knobs() {

@@ -87,13 +87,22 @@ def on_device(s, st):
     return False
 
 
-def case(srv, dev, name, records, err, alert, auth_fail=False):
+def device_session(srv, name):
+    """A Session whose accepted socket is on the device both ways; else
+    None, and the case named @name failed."""
     st = tls_stat()
     s = Session(srv)
-    if not on_device(s, st):
-        check(f"{name}: the socket never moved to the device", False,
-              str(tls_stat()))
-        s.close()
+    if on_device(s, st):
+        return s
+    check(f"{name}: the socket never moved to the device", False,
+          str(tls_stat()))
+    s.close()
+    return None
+
+
+def case(srv, dev, name, records, err, alert, auth_fail=False):
+    s = device_session(srv, name)
+    if not s:
         return
     before = device_counters(dev)
     st = tls_stat()

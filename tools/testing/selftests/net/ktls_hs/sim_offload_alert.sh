@@ -11,11 +11,5 @@
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/sim_lib.sh"
-source "$DIR/hs_lib.sh"
 
-if [ "$PROVIDER" != ktls_hs ]; then
-	ktap_print_header
-	ktap_exit_fail_msg "the in-kernel handshake needs ktls_hs.ko, not $PROVIDER"
-fi
-ip netns exec "$NS2" bash -c '. "$1/hs_lib.sh"; shift; hs_with_identity "$@"' _ \
-	"$DIR" python3 "$DIR/sim_offload_alert.py" "$PEER" "$NS1" "$A2"
+sim_hs_py sim_offload_alert.py

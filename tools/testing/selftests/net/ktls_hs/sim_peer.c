@@ -12,7 +12,10 @@
  * Half-way through, the sender can create a file (-m), for a test that
  * acts on the device mid-stream, and update its TLS 1.3 keys (-k): a
  * KeyUpdate record, then TLS_TX of the next generation, which the
- * receiver follows with TLS_RX when it reads the KeyUpdate.  Either end
+ * receiver follows with TLS_RX when it reads the KeyUpdate; -K N spreads
+ * N key updates evenly over the stream instead, -e BYTES puts the first
+ * one after BYTES and the others evenly over the rest.  The receiver can set a
+ * small receive buffer (-b), which bounds its TCP window.  Either end
  * can close with a reset (-R), for a stream cut short where no route is
  * left to carry a FIN.
  *
@@ -50,7 +53,9 @@ struct opts {
 	int timeout;
 	unsigned int pause_us;	/* send: pause between sends, to pace */
 	const char *mark;	/* send: created half-way through */
-	bool rekey;		/* send: TLS 1.3 key update half-way */
+	unsigned int rekeys;	/* send: TLS 1.3 key updates, spread evenly */
+	size_t first_update;	/* send: bytes before the first, 0: evenly */
+	int rcvbuf;		/* recv: SO_RCVBUF, 0 for the default */
 	bool reset;		/* close with a reset, not a FIN */
 	bool zc_ro;		/* send: TLS_TX_ZEROCOPY_RO */
 };
@@ -175,23 +180,28 @@ static int send_record(int fd, __u8 type, const void *buf, size_t len)
 	return sendmsg(fd, &msg, 0) == (ssize_t)len ? 0 : -1;
 }
 
-/* Half-way: the mark file, and the key update. */
-static int half_way(int fd, const struct opts *o)
+/* A KeyUpdate record, then TLS_TX of key generation @gen. */
+static int key_update_to(int fd, const struct opts *o, __u8 gen)
 {
 	struct tlsrec k;
+
+	if (send_record(fd, 22, key_update, sizeof(key_update))) {
+		perror("KeyUpdate");
+		return -1;
+	}
+	if (tlsrec_init(&k, o->version, o->cipher, gen, 0) ||
+	    tlsrec_set_key(fd, TLS_TX, &k)) {
+		perror("TLS_TX update");
+		return -1;
+	}
+	return 0;
+}
+
+/* Half-way: the mark file. */
+static int half_way(const struct opts *o)
+{
 	int mfd;
 
-	if (o->rekey) {
-		if (send_record(fd, 22, key_update, sizeof(key_update))) {
-			perror("KeyUpdate");
-			return -1;
-		}
-		if (tlsrec_init(&k, o->version, o->cipher, o->gen + 1, 0) ||
-		    tlsrec_set_key(fd, TLS_TX, &k)) {
-			perror("TLS_TX update");
-			return -1;
-		}
-	}
 	if (o->mark) {
 		mfd = open(o->mark, O_CREAT | O_WRONLY, 0600);
 		if (mfd < 0) {
@@ -203,10 +213,20 @@ static int half_way(int fd, const struct opts *o)
 	return 0;
 }
 
+/* Where key update @k of N goes: at k/(N+1) of the stream, or after -e. */
+static size_t update_at(const struct opts *o, unsigned int k)
+{
+	if (o->first_update)
+		return o->first_update +
+		       (o->bytes - o->first_update) / o->rekeys * (k - 1);
+	return o->bytes / (o->rekeys + 1) * k;
+}
+
 static int do_send(const struct opts *o)
 {
 	bool halved = false;
 	struct sockaddr_storage ss;
+	unsigned int updates = 0;
 	size_t off = 0, n;
 	int fd, one = 1, i, file = -1;
 	__u8 *buf;
@@ -273,7 +293,12 @@ static int do_send(const struct opts *o)
 		off += ret;
 		if (!halved && off >= o->bytes / 2) {
 			halved = true;
-			if (half_way(fd, o))
+			if (half_way(o))
+				return 1;
+		}
+		while (updates < o->rekeys && off >= update_at(o, updates + 1)) {
+			updates++;
+			if (key_update_to(fd, o, o->gen + updates))
 				return 1;
 		}
 		if (o->pause_us)
@@ -283,7 +308,8 @@ static int do_send(const struct opts *o)
 	if (file >= 0)
 		close(file);
 	close(fd);
-	printf("sent %zu bytes, TLS_TX took %.0f us\n", off, us);
+	printf("sent %zu bytes, %u key updates, TLS_TX took %.0f us\n", off,
+	       updates, us);
 	return 0;
 }
 
@@ -312,7 +338,7 @@ static ssize_t recv_record(int fd, void *buf, size_t len, __u8 *type)
 /* Reads the stream through kTLS, or opens the records itself (raw). */
 static int do_recv(const struct opts *o)
 {
-	bool rekeyed = false;
+	unsigned int rekeyed = 0;
 	struct sockaddr_storage ss;
 	__u8 *buf, *want, *data;
 	size_t got = 0, dlen, bufsz;
@@ -327,8 +353,11 @@ static int do_recv(const struct opts *o)
 	if (sockaddr_of(o, &ss, &sl))
 		return 2;
 	lfd = socket(ss.ss_family, SOCK_STREAM, 0);
+	/* Before listen(): the window scale is agreed in the handshake. */
 	if (lfd < 0 ||
 	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    (o->rcvbuf && setsockopt(lfd, SOL_SOCKET, SO_RCVBUF, &o->rcvbuf,
+				     sizeof(o->rcvbuf))) ||
 	    bind(lfd, (void *)&ss, sl) || listen(lfd, 1)) {
 		perror("listen");
 		return 2;
@@ -376,13 +405,13 @@ static int do_recv(const struct opts *o)
 				if (n != sizeof(key_update) ||
 				    memcmp(buf, key_update, n) ||
 				    tlsrec_init(&k, o->version, o->cipher,
-						o->gen + 1, 0) ||
+						o->gen + rekeyed + 1, 0) ||
 				    tlsrec_set_key(fd, TLS_RX, &k)) {
 					fprintf(stderr, "bad key update at byte %zu\n",
 						got);
 					return 1;
 				}
-				rekeyed = true;
+				rekeyed++;
 				continue;
 			}
 			data = buf;
@@ -409,8 +438,8 @@ static int do_recv(const struct opts *o)
 	free(buf);
 	free(want);
 	close(fd);
-	printf("received %zu bytes intact%s, TLS_RX took %.0f us\n", got,
-	       rekeyed ? " across a key update" : "", us);
+	printf("received %zu bytes intact%s, %u key updates, TLS_RX took %.0f us\n",
+	       got, rekeyed ? " across a key update" : "", rekeyed, us);
 	return 0;
 }
 
@@ -420,6 +449,7 @@ static void usage(void)
 		"sim_peer send|recv -a ADDR -p PORT [-v 12|13] [-c 128|256]\n"
 		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)] [-r (raw)]\n"
 		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n"
+		"       [-K KEY_UPDATES] [-e FIRST_UPDATE_BYTES] [-b RCVBUF]\n"
 		"       [-R (reset on close)] [-z (TLS_TX_ZEROCOPY_RO)]\n");
 	exit(2);
 }
@@ -437,7 +467,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:kRz")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:kK:e:b:Rz")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -477,7 +507,16 @@ int main(int argc, char **argv)
 			o.mark = optarg;
 			break;
 		case 'k':
-			o.rekey = true;
+			o.rekeys = 1;
+			break;
+		case 'K':
+			o.rekeys = strtoul(optarg, NULL, 0);
+			break;
+		case 'e':
+			o.first_update = strtoul(optarg, NULL, 0);
+			break;
+		case 'b':
+			o.rcvbuf = atoi(optarg);
 			break;
 		case 'R':
 			o.reset = true;
