@@ -6,15 +6,15 @@
 # checked byte for byte at the other end (by kTLS, or by OpenSSL opening
 # the records itself), the device's counters showing it encrypted on one
 # end and decrypted on the other; sendfile() with TLS_TX_ZEROCOPY_RO,
-# whose device records are the file's pages, under loss and reordering
-# (sim_lib.sh has the setup and checks; key updates are in
-# sim_offload_rekey.sh).
+# whose device records are the file's pages, and splice() from a pipe,
+# under loss and reordering (sim_lib.sh has the setup and checks; key
+# updates are in sim_offload_rekey.sh).
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/sim_lib.sh"
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 13
 echo "# TLS provider: $PROVIDER"
 
 # 1-4: send() of 400 KB in pieces of up to 6000 bytes: records fit in a
@@ -65,21 +65,30 @@ else
 	check "IPv6 TLS 1.2 send, TX and RX offload" 12 $rc
 fi
 
-# 10-11: sendfile() with TLS_TX_ZEROCOPY_RO: the device's records borrow
-#        the file's pages instead of copying them, and every 11th frame
-#        lost and every 5th pair swapped make the device and the
-#        retransmissions read them again.
+# 10-13: sendfile() with TLS_TX_ZEROCOPY_RO, whose device records borrow
+#        the file's pages instead of copying them, and splice() from a
+#        pipe, with every 11th frame lost and every 5th pair swapped: the
+#        device and the retransmissions read the records again.
 echo 11 > "$DBG1/drop"; echo 5 > "$DBG1/reorder"
-for v in 12 13; do
-	snap
-	xfer "$A2" -v $v -n 1048576 -s 65536 -- -v $v -n 1048576 -s 65536 -f -z
-	rc=$?
-	delta
-	if [ $rc = 0 ] && { [ "$D_DROP" = 0 ] || [ "$D_REORD" = 0 ]; }; then
-		ktap_test_fail "sendfile TLS_TX_ZEROCOPY_RO TLS 1.${v#1}: nothing was dropped or reordered"
-	else
-		check "sendfile TLS_TX_ZEROCOPY_RO TLS 1.${v#1} with loss and reordering" $v $rc
-	fi
+for mode in "sendfile TLS_TX_ZEROCOPY_RO" "splice from a pipe"; do
+	for v in 12 13; do
+		name="$mode TLS 1.${v#1}"
+		snap
+		if [ "${mode%% *}" = sendfile ]; then
+			xfer "$A2" -v $v -n 1048576 -s 65536 -- \
+				-v $v -n 1048576 -s 65536 -f -z
+		else
+			xfer "$A2" -v $v -n 600000 -s 16384 -- \
+				-v $v -n 600000 -s 16384 -S
+		fi
+		rc=$?
+		delta
+		if [ $rc = 0 ] && { [ "$D_DROP" = 0 ] || [ "$D_REORD" = 0 ]; }; then
+			ktap_test_fail "$name: nothing was dropped or reordered"
+		else
+			check "$name with loss and reordering" $v $rc
+		fi
+	done
 done
 knobs 0
 

@@ -2,8 +2,8 @@
 /*
  * One end of a kTLS stream across the simulated offload NIC (the
  * sim_offload*.sh tests run one in each network namespace).  "send"
- * connects, sets TLS_TX and sends a known pattern with send() or
- * sendfile(); "recv" accepts and checks the pattern byte for byte, either
+ * connects, sets TLS_TX and sends a known pattern with send(),
+ * sendfile() or splice() from a pipe; "recv" accepts and checks the pattern byte for byte, either
  * through a kTLS TLS_RX socket or (-r, raw) by opening the records itself
  * with OpenSSL (tlsrec.c), which
  * proves that what the device put on the wire is TLS an independent
@@ -49,6 +49,7 @@ struct opts {
 	size_t bytes;
 	size_t chunk;		/* send: largest send(); recv: largest read */
 	bool use_sendfile;
+	bool use_splice;	/* send: splice() from a pipe written with it */
 	bool raw;
 	int timeout;
 	unsigned int pause_us;	/* send: pause between sends, to pace */
@@ -222,13 +223,32 @@ static size_t update_at(const struct opts *o, unsigned int k)
 	return o->bytes / (o->rekeys + 1) * k;
 }
 
+/* @n bytes at @off of the pattern through a pipe, spliced into @fd. */
+static ssize_t splice_out(int fd, const int pipefd[2], __u8 *buf,
+			  size_t off, size_t n)
+{
+	size_t moved = 0;
+	ssize_t ret;
+
+	pattern(buf, off, n);
+	if (write(pipefd[1], buf, n) != (ssize_t)n)
+		return -1;
+	while (moved < n) {
+		ret = splice(pipefd[0], NULL, fd, NULL, n - moved, 0);
+		if (ret <= 0)
+			return -1;
+		moved += ret;
+	}
+	return moved;
+}
+
 static int do_send(const struct opts *o)
 {
 	bool halved = false;
 	struct sockaddr_storage ss;
 	unsigned int updates = 0;
 	size_t off = 0, n;
-	int fd, one = 1, i, file = -1;
+	int fd, one = 1, i, file = -1, pipefd[2] = { -1, -1 };
 	__u8 *buf;
 	socklen_t sl;
 	double us;
@@ -270,6 +290,11 @@ static int do_send(const struct opts *o)
 			return 2;
 		}
 	}
+	/* A pipe holds 64 KB: larger chunks would block its writer. */
+	if (o->use_splice && (o->chunk > 65536 || pipe(pipefd))) {
+		perror("splice pipe");
+		return 2;
+	}
 	srand(o->gen);
 	while (off < o->bytes) {
 		ssize_t ret;
@@ -282,12 +307,15 @@ static int do_send(const struct opts *o)
 			off_t pos = off;
 
 			ret = sendfile(fd, file, &pos, n);
+		} else if (o->use_splice) {
+			ret = splice_out(fd, pipefd, buf, off, n);
 		} else {
 			pattern(buf, off, n);
 			ret = send(fd, buf, n, 0);
 		}
 		if (ret <= 0) {
-			perror(o->use_sendfile ? "sendfile" : "send");
+			perror(o->use_sendfile ? "sendfile" :
+			       o->use_splice ? "splice" : "send");
 			return 1;
 		}
 		off += ret;
@@ -307,6 +335,10 @@ static int do_send(const struct opts *o)
 	free(buf);
 	if (file >= 0)
 		close(file);
+	if (pipefd[0] >= 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+	}
 	close(fd);
 	printf("sent %zu bytes, %u key updates, TLS_TX took %.0f us\n", off,
 	       updates, us);
@@ -447,7 +479,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"sim_peer send|recv -a ADDR -p PORT [-v 12|13] [-c 128|256]\n"
-		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)] [-r (raw)]\n"
+		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)]\n"
+		"       [-S (splice from a pipe)] [-r (raw)]\n"
 		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n"
 		"       [-K KEY_UPDATES] [-e FIRST_UPDATE_BYTES] [-b RCVBUF]\n"
 		"       [-R (reset on close)] [-z (TLS_TX_ZEROCOPY_RO)]\n");
@@ -467,7 +500,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:frt:d:m:kK:e:b:Rz")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:fSrt:d:m:kK:e:b:Rz")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -493,6 +526,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			o.use_sendfile = true;
+			break;
+		case 'S':
+			o.use_splice = true;
 			break;
 		case 'r':
 			o.raw = true;
