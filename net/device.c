@@ -412,16 +412,19 @@ out:
 	kfree(inst);
 }
 
-/* The route's device, held, if it takes TX keys of the socket's suite. */
-static struct net_device *ktls_device_tx_capable(struct sock *sk,
-						 struct ktls_ctx *ctx)
+/*
+ * The route's device, held, if it is up and takes keys of the socket's
+ * suite in the direction of @feature (NETIF_F_HW_TLS_TX or _RX).
+ */
+struct net_device *ktls_device_capable(struct sock *sk, struct ktls_ctx *ctx,
+				       netdev_features_t feature)
 {
 	struct net_device *netdev;
 
 	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
 		return NULL;
 	netdev = ktls_device_of(sk);
-	if (netdev && (!(netdev->features & NETIF_F_HW_TLS_TX) ||
+	if (netdev && (!(netdev->features & feature) ||
 		       !netdev->tlsdev_ops || !(netdev->flags & IFF_UP))) {
 		dev_put(netdev);
 		netdev = NULL;
@@ -442,7 +445,7 @@ static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_device_install *inst;
 	struct net_device *netdev;
 
-	netdev = ktls_device_tx_capable(sk, ctx);
+	netdev = ktls_device_capable(sk, ctx, NETIF_F_HW_TLS_TX);
 	if (!netdev)
 		return;
 	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
@@ -735,28 +738,12 @@ bool ktls_device_queue(struct work_struct *work)
 	return queue_work(ktls_device_wq, work);
 }
 
-/* The route's device, held, if it takes RX keys of the socket's suite. */
-struct net_device *ktls_device_rx_capable(struct sock *sk, struct ktls_ctx *ctx)
-{
-	struct net_device *netdev;
-
-	if (!ktls_device_cipher_ok(ctx->prot.cipher->type))
-		return NULL;
-	netdev = ktls_device_of(sk);
-	if (netdev && (!(netdev->features & NETIF_F_HW_TLS_RX) ||
-		       !netdev->tlsdev_ops || !(netdev->flags & IFF_UP))) {
-		dev_put(netdev);
-		netdev = NULL;
-	}
-	return netdev;
-}
-
 void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
 {
 	struct ktls_device_install *inst;
 	struct net_device *netdev;
 
-	netdev = ktls_device_rx_capable(sk, ctx);
+	netdev = ktls_device_capable(sk, ctx, NETIF_F_HW_TLS_RX);
 	if (!netdev)
 		return;
 	inst = kzalloc(sizeof(*inst), GFP_KERNEL);

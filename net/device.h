@@ -173,7 +173,8 @@ void ktls_device_tx_abandoned(struct sock *sk, struct ktls_ctx *ctx, int err);
 /* The install work, re-keying the fallback; *@start_seq for the driver. */
 int ktls_device_tx_rekey_prepare(struct sock *sk, struct ktls_ctx *ctx,
 				 u32 *start_seq);
-struct net_device *ktls_device_rx_capable(struct sock *sk, struct ktls_ctx *ctx);
+struct net_device *ktls_device_capable(struct sock *sk, struct ktls_ctx *ctx,
+				       netdev_features_t feature);
 int ktls_device_rx_add(struct sock *sk, struct ktls_ctx *ctx,
 		       struct net_device *netdev, u32 seq);
 void ktls_device_rx_rekey_init(struct ktls_rx_offload *rxo, struct sock *sk);
@@ -294,6 +295,8 @@ struct sk_buff *ktls_device_validate_xmit_sw(struct sock *sk,
 /* device_rx.c */
 struct ktls_rx_offload *ktls_device_rx_alloc(struct ktls_ctx *ctx);
 void ktls_device_rx_free(struct ktls_rx_offload *rxo);
+/* The resync state of a flow no driver has been given yet. */
+void ktls_device_rx_sync_reset(struct ktls_rx_offload *rxo);
 /* Bytes [@pos, @pos + @len) of the record came from @skb. */
 void ktls_device_rx_mark(struct ktls_rx_offload *rxo, const struct sk_buff *skb,
 			 unsigned int pos, unsigned int len);

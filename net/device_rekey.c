@@ -211,7 +211,6 @@ static void ktls_device_rx_rekey_del(struct sock *sk, struct ktls_ctx *ctx,
 static void ktls_device_rx_rekey_add(struct sock *sk, struct ktls_ctx *ctx,
 				     struct ktls_rx_offload *rxo)
 {
-	struct tls_offload_context_rx *b = &rxo->base;
 	struct net_device *netdev;
 	int err;
 	u32 seq;
@@ -220,7 +219,7 @@ static void ktls_device_rx_rekey_add(struct sock *sk, struct ktls_ctx *ctx,
 		ktls_device_rx_sw(sk, ctx, rxo);
 		return;
 	}
-	netdev = ktls_device_rx_capable(sk, ctx);
+	netdev = ktls_device_capable(sk, ctx, NETIF_F_HW_TLS_RX);
 	if (!netdev) {
 		ktls_device_rx_sw(sk, ctx, rxo);
 		return;
@@ -234,12 +233,7 @@ static void ktls_device_rx_rekey_add(struct sock *sk, struct ktls_ctx *ctx,
 		return;
 	}
 	/* The driver sets its resync mode again; the old one's state went. */
-	b->resync_type = TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ;
-	atomic64_set(&b->resync_req, 0);
-	b->resync_async = NULL;
-	b->resync_nh_do_now = 0;
-	b->resync_nh_reset = 1;
-	memset(&b->resync_nh, 0, sizeof(b->resync_nh));
+	ktls_device_rx_sync_reset(rxo);
 	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_RX);
 	seq = ktls_rx_next_seq(sk);
 	rxo->stale = false;

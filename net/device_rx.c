@@ -46,11 +46,23 @@ struct ktls_rx_offload *ktls_device_rx_alloc(struct ktls_ctx *ctx)
 		kfree(rxo);
 		return NULL;
 	}
-	/* Core next hint: failures count from the first record on. */
-	rxo->base.resync_nh_reset = 1;
+	ktls_device_rx_sync_reset(rxo);
 	return rxo;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_device_rx_alloc);
+
+void ktls_device_rx_sync_reset(struct ktls_rx_offload *rxo)
+{
+	struct tls_offload_context_rx *b = &rxo->base;
+
+	b->resync_type = TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ;
+	atomic64_set(&b->resync_req, 0);
+	b->resync_async = NULL;
+	b->resync_nh_do_now = 0;
+	memset(&b->resync_nh, 0, sizeof(b->resync_nh));
+	/* Core next hint: failures count from the first record on. */
+	b->resync_nh_reset = 1;
+}
 
 void ktls_device_rx_free(struct ktls_rx_offload *rxo)
 {
