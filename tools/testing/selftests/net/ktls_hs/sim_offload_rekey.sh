@@ -50,14 +50,12 @@ rekeyed() {
 #      driver forgets the old TX key once TCP acked every record built for
 #      it, and gets the new one; RX likewise past the receive window.
 for mode in send sendfile; do
+	f=
+	[ $mode = sendfile ] && f=-f
 	snap
-	if [ $mode = send ]; then
-		xfer "$A2" -v 13 -n 800000 -s 6000 -b $RCVBUF -- \
-			-v 13 -n 800000 -s 6000 -d 2000 -k
-	else
-		xfer "$A2" -v 13 -n 1048576 -s 65536 -b $RCVBUF -- \
-			-v 13 -n 1048576 -s 65536 -f -d 20000 -k
-	fi
+	# Records of up to 6000 bytes fit a frame: the sim decrypts them.
+	xfer "$A2" -v 13 -n 800000 -s 6000 -b $RCVBUF -- \
+		-v 13 -n 800000 -s 6000 $f -d 2000 -k
 	rc=$?
 	delta
 	rekeyed "key update mid-stream, $mode: both directions back on the device" \
