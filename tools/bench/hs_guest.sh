@@ -95,16 +95,23 @@ profile() {
 		echo "no perf in the guest" > "$R/perf-$name.txt"
 		return
 	fi
-	perf record -a -F 499 -o "$data" -- sleep "$secs" \
+	# perf-on-NAME tells the host to start the load: perf is running.
+	perf record -a -g -F 499 -o "$data" -- \
+		sh -c "echo on > '$R/perf-on-$name'; sleep $secs" \
 		> /dev/null 2> "$T/perf.err" ||
 		{ cp "$T/perf.err" "$R/perf-$name.txt"; return; }
+	rm -f "$R/perf-on-$name"
 	{
-		echo "# $name: perf record -a -F 499, $secs s, by symbol"
+		echo "# $name: perf record -a -g -F 499, $secs s, by symbol"
 		perf report -i "$data" --stdio --no-children --sort dso,sym \
-			--percent-limit 0.3 2> /dev/null | grep -v '^$'
+			-g none --percent-limit 0.3 2> /dev/null | grep -v '^$'
 		echo "# by command"
 		perf report -i "$data" --stdio --no-children --sort comm \
-			2> /dev/null | grep -v '^#' | grep -v '^$'
+			-g none 2> /dev/null | grep -v '^#' | grep -v '^$'
+		echo "# the callers of the symbols above 1.5%"
+		perf report -i "$data" --stdio --no-children --sort sym \
+			-g graph,1,callee --percent-limit 1.5 2> /dev/null |
+			grep -v '^$'
 	} > "$R/perf-$name.txt"
 	rm -f "$data"
 }
@@ -349,7 +356,8 @@ while True:
 	# The host drives the load and writes the results; we serve until it
 	# is done (its own limit ends the boot if it never is).  With
 	# --perf it asks for a profile of the vCPU now and then: a file
-	# perf-req-NAME holding the seconds, answered by perf-NAME.txt.
+	# perf-req-NAME holding the seconds, answered by perf-on-NAME once perf
+	# runs and by perf-NAME.txt at the end.
 	echo ready > "$R/ready"
 	say "servers up: ${S[0]} on ${PORTS[0]} and ${PORTS[2]}, ${S[1]} on ${PORTS[1]} and ${PORTS[3]}; load from the host"
 	while [ ! -e "$R/host-done" ]; do
