@@ -43,6 +43,7 @@
 #include <linux/uio.h>
 #include <linux/unaligned.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 
@@ -71,7 +72,9 @@ enum {
  * @plain:	plaintext bytes not yet read
  * @type:	content type (the inner one in TLS 1.3)
  * @shared:	a reader kept references to @pages: never reuse them
- * @pages:	KTLS_REC_MAX bytes
+ * @pages:	KTLS_REC_MAX bytes, allocated when first written: a record
+ *		left in TCP's queue and decrypted into the reader's buffer
+ *		needs none
  */
 struct ktls_rx_rec {
 	struct list_head list;
@@ -95,6 +98,7 @@ struct ktls_rx_rec {
  * @stopped:	the stream is broken (framing error): nothing more is pulled
  * @key_expired: a KeyUpdate was received, records wait for new keys
  * @reader_present: a reader holds the record stream
+ * @closing:	ktls_rx_close() ran: @fill_work must not touch the socket
  * @err:	sticky decryption error
  * @wq:		readers waiting for @reader_present
  * @list:	decrypted records, oldest first
@@ -107,6 +111,8 @@ struct ktls_rx_rec {
  * @sg_skb:	AAD and the record in TCP's skbs
  * @sg_dst:	AAD and the reader's pages
  * @zc_pages:	the reader's pages, referenced for the AEAD call
+ * @sk:		the socket
+ * @fill_work:	gives @cur its pages and frames on, when softirq could not
  */
 struct ktls_rx {
 	void (*saved_data_ready)(struct sock *sk);
@@ -120,6 +126,7 @@ struct ktls_rx {
 	bool stopped;
 	bool key_expired;
 	bool reader_present;
+	bool closing;
 	int err;
 	wait_queue_head_t wq;
 	struct list_head list;
@@ -133,6 +140,8 @@ struct ktls_rx {
 	struct scatterlist sg_skb[KTLS_RX_SKB_SG + 1];
 	struct scatterlist sg_dst[KTLS_RX_ZC_PAGES + 2];
 	struct page *zc_pages[KTLS_RX_ZC_PAGES];
+	struct sock *sk;
+	struct work_struct fill_work;
 };
 
 static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
@@ -148,7 +157,6 @@ static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
 static struct ktls_rx_rec *ktls_rx_rec_alloc(struct ktls_rx *rx)
 {
 	struct ktls_rx_rec *rec;
-	unsigned int i;
 
 	rec = list_first_entry_or_null(&rx->spare, struct ktls_rx_rec, list);
 	if (rec) {
@@ -157,17 +165,25 @@ static struct ktls_rx_rec *ktls_rx_rec_alloc(struct ktls_rx *rx)
 		return rec;
 	}
 
-	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
-	if (!rec)
-		return NULL;
+	return kzalloc(sizeof(*rec), GFP_KERNEL);
+}
+
+/*
+ * Pages for all of @rec before anything is written into it; false if one
+ * could not be had (those allocated stay).
+ */
+static bool ktls_rx_rec_fill(struct ktls_rx_rec *rec, gfp_t gfp)
+{
+	unsigned int i;
+
 	for (i = 0; i < KTLS_RX_PAGES; i++) {
-		rec->pages[i] = alloc_page(GFP_KERNEL);
-		if (!rec->pages[i]) {
-			ktls_rx_rec_free(rec);
-			return NULL;
-		}
+		if (rec->pages[i])
+			continue;
+		rec->pages[i] = alloc_page(gfp);
+		if (!rec->pages[i])
+			return false;
 	}
-	return rec;
+	return true;
 }
 
 /* A record was read to its end. */
@@ -241,6 +257,21 @@ static size_t ktls_rx_rec_to_iter(struct ktls_rx_rec *rec, unsigned int pos,
 		pos += n;
 	}
 	return done;
+}
+
+/* rx->sg_rec: the AAD, then @len bytes of @rec past the record's header. */
+static struct scatterlist *ktls_rx_rec_sgl(struct ktls_rx *rx,
+					   struct ktls_rx_rec *rec,
+					   const struct ktls_prot *prot,
+					   unsigned int len)
+{
+	unsigned int nr;
+
+	sg_init_table(rx->sg_rec, KTLS_RX_PAGES + 2);
+	sg_set_buf(&rx->sg_rec[0], rx->aad, prot->aad_len);
+	nr = ktls_rx_rec_sg(rec, &rx->sg_rec[1], prot->prepend_len, len);
+	sg_mark_end(&rx->sg_rec[nr]);
+	return rx->sg_rec;
 }
 
 /* The stream cannot be framed any more: report @err once, like TCP errors. */
@@ -458,16 +489,18 @@ static void ktls_rx_framed(struct sock *sk, struct ktls_ctx *ctx,
 
 /*
  * Get the next record ready: leave it in TCP's queue if TCP can hold all
- * of it, or else (or with @copy) copy it out into rx->cur as it arrives.
+ * of it, or else (or with @copy) copy it out into rx->cur as it arrives,
+ * rx->cur's pages allocated with @gfp first.  Returns -ENOMEM if they
+ * could not be, else 0 (whether or not a record is ready).
  */
-static void ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
-			 struct ktls_rx *rx, bool copy)
+static int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
+			struct ktls_rx *rx, bool copy, gfp_t gfp)
 {
 	struct ktls_rx_frame f = { .ctx = ctx, .rx = rx };
 	read_descriptor_t desc = { .arg.data = &f, .count = 1 };
 
 	if (rx->ready || rx->stopped || !rx->cur)
-		return;
+		return 0;
 
 	if (!rx->len && !copy) {
 		int inq = tcp_inq(sk);
@@ -479,7 +512,7 @@ static void ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 				      &to)) {
 			need = ktls_rx_header(sk, ctx, rx, hdr);
 			if (need < 0)
-				return;
+				return 0;
 			if (inq >= need) {
 				rx->need = need;
 				rx->type = hdr[0];
@@ -487,19 +520,22 @@ static void ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 				rx->in_tcp = true;
 				WRITE_ONCE(rx->ready, true);
 				ktls_rx_framed(sk, ctx, rx, inq > need);
-				return;
+				return 0;
 			}
 		}
 		/* Without pressure, TCP will take the rest of the record. */
 		if (!tcp_epollin_ready(sk, INT_MAX))
-			return;
+			return 0;
 	}
 
+	if (!ktls_rx_rec_fill(rx->cur, gfp))
+		return -ENOMEM;
 	tcp_read_sock(sk, &desc, ktls_rx_frame_actor);
 	if (f.err)
 		ktls_rx_abort(sk, rx, f.err);
 	else if (rx->ready && !copy)
 		ktls_rx_framed(sk, ctx, rx, tcp_inq(sk) > 0);
+	return 0;
 }
 
 /* The framed record is gone (read or moved to the list). */
@@ -526,10 +562,33 @@ static void ktls_rx_data_ready(struct sock *sk)
 	/*
 	 * Either softirq with the socket not owned, or the owner processing
 	 * its backlog: RX state is consistent whenever the lock is let go.
+	 * A record TCP cannot hold must be copied out as it comes, or the
+	 * window closes on it: if no page could be had here, the work item
+	 * gets them and copies on.
 	 */
-	ktls_rx_pull(sk, ctx, rx, false);
+	if (ktls_rx_pull(sk, ctx, rx, false, GFP_ATOMIC | __GFP_NOWARN)) {
+		sock_hold(sk);
+		if (!schedule_work(&rx->fill_work))
+			sock_put(sk);
+	}
 	if (!was_ready && rx->ready)
 		rx->saved_data_ready(sk);
+}
+
+static void ktls_rx_fill_work(struct work_struct *work)
+{
+	struct ktls_rx *rx = container_of(work, struct ktls_rx, fill_work);
+	struct sock *sk = rx->sk;
+	bool was_ready;
+
+	lock_sock(sk);
+	was_ready = rx->ready;
+	if (!rx->closing &&
+	    !ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL) &&
+	    !was_ready && rx->ready)
+		rx->saved_data_ready(sk);
+	release_sock(sk);
+	sock_put(sk);
 }
 
 u32 ktls_rx_next_seq(struct sock *sk)
@@ -636,7 +695,8 @@ static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
 			if (!rx->cur)
 				return -ENOMEM;
 		}
-		ktls_rx_pull(sk, ctx, rx, false);
+		if (ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL))
+			return -ENOMEM;
 		if (rx->ready)
 			return 1;
 
@@ -807,16 +867,22 @@ static int ktls_rx_device(struct sock *sk, struct ktls_ctx *ctx,
 		return 1;
 
 	if (rx->in_tcp) {
+		if (!ktls_rx_rec_fill(rx->cur, GFP_KERNEL))
+			return -ENOMEM;
 		rx->in_tcp = false;
 		rx->need = 0;
 		WRITE_ONCE(rx->ready, false);
-		ktls_rx_pull(sk, ctx, rx, true);
+		ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
 		if (!rx->ready)
 			return -EIO;
 	}
 	scratch = ktls_rx_rec_alloc(rx);
 	if (!scratch)
 		return -ENOMEM;
+	if (!ktls_rx_rec_fill(scratch, GFP_KERNEL)) {
+		ktls_rx_rec_put(rx, scratch);
+		return -ENOMEM;
+	}
 	err = ktls_device_rx_recover(rxo, &ctx->prot, rx->cur->pages,
 				     scratch->pages, rx->need);
 	ktls_rx_rec_put(rx, scratch);
@@ -910,8 +976,8 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_crypto *c = &ctx->rx_crypto;
 	struct ktls_rx_rec *rec = rx->cur;
 	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
-	unsigned int cryptlen, inner, pos, nr;
-	struct scatterlist *src;
+	unsigned int cryptlen, inner, pos;
+	struct scatterlist *src = NULL;
 	int err;
 
 	cryptlen = rx->need - prot->prepend_len;
@@ -926,6 +992,8 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			if (rx->in_tcp) {
 				struct ktls_rx_to_rec t = { .rec = rec };
 
+				if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
+					return -ENOMEM;
 				err = ktls_rx_tcp_walk(sk, 0, rx->need - prot->tag_len,
 						       ktls_rx_tcp_rec, &t);
 				if (err)
@@ -936,13 +1004,9 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 		}
 	}
 
-	/* Plaintext lands in @rec's pages (in place, when copied there). */
-	sg_init_table(rx->sg_rec, KTLS_RX_PAGES + 2);
-	sg_set_buf(&rx->sg_rec[0], rx->aad, prot->aad_len);
-	nr = ktls_rx_rec_sg(rec, &rx->sg_rec[1], prot->prepend_len, cryptlen);
-	sg_mark_end(&rx->sg_rec[nr]);
-	src = rx->sg_rec;
-
+	/* A record copied out of TCP is decrypted in place. */
+	if (!rx->in_tcp)
+		src = ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
 	if (rx->in_tcp) {
 		struct ktls_rx_sgvec v = {
 			.sg = rx->sg_skb, .nr = 1, .max = KTLS_RX_SKB_SG + 1,
@@ -961,12 +1025,15 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			src = rx->sg_skb;
 		} else {
 			/* Too scattered: copy it out after all. */
+			if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
+				return -ENOMEM;
 			rx->in_tcp = false;
 			rx->need = 0;
 			WRITE_ONCE(rx->ready, false);
-			ktls_rx_pull(sk, ctx, rx, true);
+			ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
 			if (!rx->ready)
 				return ktls_rx_bad(sk, rx, -EIO);
+			src = ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
 		}
 	}
 	if (!rx->in_tcp)
@@ -987,6 +1054,10 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			return ktls_rx_open_failed(sk, ctx, rx, err);
 	}
 
+	/* Plaintext lands in @rec's pages, which TCP's records never needed. */
+	if (rx->in_tcp && !ktls_rx_rec_fill(rec, GFP_KERNEL))
+		return -ENOMEM;
+	ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
 	err = ktls_aead_crypt(c, prot, false, src, rx->sg_rec, cryptlen,
 			      rx->iv);
 	if (err)
@@ -1127,7 +1198,7 @@ int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		u8 type;
 
 		if (rx->cur)
-			ktls_rx_pull(sk, ctx, rx, false);
+			ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
 		if (copied >= target && !rx->ready)
 			break;
 		err = ktls_rx_wait(sk, ctx, rx, flags & MSG_DONTWAIT, copied);
@@ -1318,7 +1389,7 @@ static void ktls_rx_rec_check_shared(struct ktls_rx_rec *rec)
 	unsigned int i;
 
 	for (i = 0; i < KTLS_RX_PAGES; i++)
-		if (page_ref_count(rec->pages[i]) != 1)
+		if (rec->pages[i] && page_ref_count(rec->pages[i]) != 1)
 			rec->shared = true;
 }
 
@@ -1384,6 +1455,8 @@ int ktls_rx_init(struct sock *sk)
 	INIT_LIST_HEAD(&rx->list);
 	INIT_LIST_HEAD(&rx->spare);
 	init_waitqueue_head(&rx->wq);
+	rx->sk = sk;
+	INIT_WORK(&rx->fill_work, ktls_rx_fill_work);
 	rx->cur = ktls_rx_rec_alloc(rx);
 	if (!rx->cur) {
 		kfree(rx);
@@ -1397,7 +1470,7 @@ int ktls_rx_init(struct sock *sk)
 	write_unlock_bh(&sk->sk_callback_lock);
 
 	/* Records may have arrived before the keys. */
-	ktls_rx_pull(sk, ctx, rx, false);
+	ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
 	return 0;
 }
 
@@ -1410,7 +1483,7 @@ void ktls_rx_rekeyed(struct sock *sk)
 		return;
 	ktls_device_rx_rekey(sk, ctx);
 	WRITE_ONCE(rx->key_expired, false);
-	ktls_rx_pull(sk, ctx, rx, false);
+	ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
 	if (rx->ready)
 		rx->saved_data_ready(sk);
 }
@@ -1425,6 +1498,7 @@ void ktls_rx_close(struct sock *sk)
 	write_lock_bh(&sk->sk_callback_lock);
 	sk->sk_data_ready = rx->saved_data_ready;
 	write_unlock_bh(&sk->sk_callback_lock);
+	rx->closing = true;
 }
 
 void ktls_rx_free(struct ktls_ctx *ctx)
@@ -1434,6 +1508,10 @@ void ktls_rx_free(struct ktls_ctx *ctx)
 
 	if (!rx)
 		return;
+	/* Set in ktls_rx_close(), or the socket never got this far. */
+	WRITE_ONCE(rx->closing, true);
+	if (cancel_work_sync(&rx->fill_work))
+		sock_put(rx->sk);
 	list_for_each_entry_safe(rec, next, &rx->list, list)
 		ktls_rx_rec_free(rec);
 	list_for_each_entry_safe(rec, next, &rx->spare, list)

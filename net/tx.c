@@ -6,11 +6,12 @@
  * saying MSG_MORE), and the short queue of sealed records whose ciphertext
  * TCP has not taken yet.
  *
- * Plaintext is either copied into pages allocated once per socket, or,
- * for sendfile() and splice() (MSG_SPLICE_PAGES), referenced in the
- * caller's pages.  Ciphertext always goes into separate page frags, so a
- * page-cache page is only ever read.  Sealed records are given to TCP by
- * reference (MSG_SPLICE_PAGES), never copied again.
+ * Plaintext is either copied into pages the socket keeps (allocated as
+ * its sends first need them), or, for sendfile() and splice()
+ * (MSG_SPLICE_PAGES), referenced in the caller's pages.  Ciphertext
+ * always goes into separate page frags, so a page-cache page is only ever
+ * read.  Sealed records are given to TCP by reference (MSG_SPLICE_PAGES),
+ * never copied again.
  *
  * Every entry point runs under the socket lock, and the state is
  * consistent whenever the lock is dropped: we never let TCP sleep with a
@@ -91,7 +92,8 @@ struct ktls_tx_rec {
  * @in_push:	we are inside tcp_sendmsg_locked(), whose write_space calls
  *		must not schedule the work
  * @pushed_device: the last record TCP took was in device form
- * @pages:	our copy of the open record's plaintext, when copied
+ * @pages:	our copy of the open record's plaintext, when copied; each
+ *		page allocated when a copy first reaches it, kept after
  * @plain:	the open record's plaintext, each fragment holding a reference
  * @nr_plain:	fragments in @plain
  * @plain_len:	bytes in @plain
@@ -190,13 +192,19 @@ static int ktls_tx_copy(struct ktls_tx *tx, struct iov_iter *from,
 
 	while (done < want && !ktls_tx_open_full(tx)) {
 		unsigned int off = offset_in_page(tx->copy_len);
-		struct page *page = tx->pages[tx->copy_len >> PAGE_SHIFT];
+		struct page **slot = &tx->pages[tx->copy_len >> PAGE_SHIFT];
 		size_t n = min_t(size_t, want - done, PAGE_SIZE - off);
 		size_t got;
 
-		got = copy_page_from_iter(page, off, n, from);
+		/* A socket that only sends a little never gets all of them. */
+		if (!*slot) {
+			*slot = alloc_page(GFP_KERNEL);
+			if (!*slot)
+				return done ? done : -ENOMEM;
+		}
+		got = copy_page_from_iter(*slot, off, n, from);
 		if (got) {
-			ktls_tx_add_frag(tx, page, off, got);
+			ktls_tx_add_frag(tx, *slot, off, got);
 			tx->copy_len += got;
 			done += got;
 		}
@@ -1014,16 +1022,10 @@ int ktls_tx_init(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_tx *tx;
-	unsigned int i;
 
 	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
 	if (!tx)
 		return -ENOMEM;
-	for (i = 0; i < KTLS_TX_PAGES; i++) {
-		tx->pages[i] = alloc_page(GFP_KERNEL);
-		if (!tx->pages[i])
-			goto err_pages;
-	}
 	tx->sk = sk;
 	tx->type = KTLS_TYPE_DATA;
 	mutex_init(&tx->send_lock);
@@ -1035,12 +1037,6 @@ int ktls_tx_init(struct sock *sk)
 	sk->sk_write_space = ktls_tx_write_space;
 	write_unlock_bh(&sk->sk_callback_lock);
 	return 0;
-
-err_pages:
-	while (i--)
-		__free_page(tx->pages[i]);
-	kfree(tx);
-	return -ENOMEM;
 }
 
 void ktls_tx_close(struct sock *sk, long timeout)
@@ -1079,7 +1075,8 @@ void ktls_tx_free(struct ktls_ctx *ctx)
 	for (i = 0; i < KTLS_TX_QUEUE; i++)
 		ktls_tx_rec_release(&tx->queue[i]);
 	for (i = 0; i < KTLS_TX_PAGES; i++)
-		__free_page(tx->pages[i]);
+		if (tx->pages[i])
+			__free_page(tx->pages[i]);
 	mutex_destroy(&tx->send_lock);
 	kfree(tx);
 	ctx->tx = NULL;

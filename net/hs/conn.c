@@ -6,7 +6,8 @@
  * no thread in between.  Bytes are pulled out of TCP's receive queue
  * with tcp_read_sock(), never more than the engine asks for, so what
  * the client sends after its Finished stays queued for the record
- * layer.  Output goes out through TCP's own sendmsg.  A timer bounds the
+ * layer.  Output goes out through TCP's own sendmsg, by reference to a
+ * copy in a page fragment where one can be had.  A timer bounds the
  * handshake; when the socket is owned by a process as it fires, the work
  * is left to the release callback.
  *
@@ -22,6 +23,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bvec.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <net/sock.h>
@@ -225,6 +228,41 @@ static void ktls_hs_conn_drop_engine(struct ktls_hs_conn *conn)
 }
 
 /*
+ * Up to a page of output, in a fragment of the CPU's netdev page frag
+ * cache, handed to TCP by reference.  TCP's own copy would go into the
+ * socket's page frag (sk_frag: the task's is not ours to use in
+ * softirq), whose first use allocates, and zeroes, 32 KiB for each new
+ * connection; the shared cache zeroes a page once for many flights.
+ * Returns what TCP took, or 0 if no fragment could be had.
+ */
+static int ktls_hs_send_frag(struct sock *sk, struct msghdr *msg,
+			     const u8 *buf, size_t len)
+{
+	struct bio_vec bv[2];
+	unsigned int nr = 0;
+	size_t off, n;
+	u8 *frag;
+	int ret;
+
+	len = min_t(size_t, len, PAGE_SIZE);
+	frag = netdev_alloc_frag(len);
+	if (!frag)
+		return 0;
+	memcpy(frag, buf, len);
+	/* The fragment may straddle two pages of the cache's compound page. */
+	for (off = 0; off < len; off += n) {
+		n = min_t(size_t, len - off, PAGE_SIZE - offset_in_page(frag + off));
+		bvec_set_virt(&bv[nr++], frag + off, n);
+	}
+	msg->msg_flags |= MSG_SPLICE_PAGES;
+	iov_iter_bvec(&msg->msg_iter, ITER_SOURCE, bv, nr, len);
+	ret = tcp_sendmsg_locked(sk, msg, len);
+	/* TCP holds references of its own to what it took. */
+	skb_free_frag(frag);
+	return ret;
+}
+
+/*
  * Hand the engine's output to TCP.  From softirq nothing may wait, so the
  * send does not block; what does not fit waits for write space.  Nagle
  * would hold the tail of a flight until the client ACKs its head, which
@@ -246,8 +284,13 @@ static bool ktls_hs_push(struct ktls_hs_conn *conn)
 		struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
 		int ret;
 
-		iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &kv, 1, len);
-		ret = tcp_sendmsg_locked(sk, &msg, len);
+		ret = ktls_hs_send_frag(sk, &msg, buf, len);
+		if (!ret) {
+			/* No fragment: let TCP copy it, as it does for anyone. */
+			msg.msg_flags &= ~MSG_SPLICE_PAGES;
+			iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &kv, 1, len);
+			ret = tcp_sendmsg_locked(sk, &msg, len);
+		}
 		if (ret <= 0)
 			break;
 		ktls_hs_output_sent(conn->engine, ret);

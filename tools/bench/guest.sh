@@ -15,6 +15,7 @@
 #   KTLS_PROVIDERS   the two providers, comma-separated: ours, intree
 #   KTLS_SUITES      ktls_bench suites, space-separated
 #   KTLS_ROUNDS      how many pairs of runs each case gets
+#   KTLS_PERF        SUITE:CASE to profile after the rounds, or empty
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -70,6 +71,7 @@ for slot in 0 1; do echo "provider ${P[$slot]}" > "$R/run$((slot + 1)).txt"; don
 n=0
 for round in $(seq "$KTLS_ROUNDS"); do
 	for s in $KTLS_SUITES; do
+		# tools/bench/run's CASES
 		for c in send-1k send-16k sendfile recv; do
 			n=$((n + 1))
 			echo "pair $n" | tee -a "$R/run1.txt" >> "$R/run2.txt"
@@ -82,6 +84,40 @@ for round in $(seq "$KTLS_ROUNDS"); do
 		say "round $round/$KTLS_ROUNDS: $s done"
 	done
 done
+
+# One more run of KTLS_PERF's case with each provider, not counted,
+# under perf: where the CPUs go, by symbol and by command.
+profile() {	# profile SLOT SUITE CASE
+	local p=${P[$1]} name=perf-${P[$1]}-$2-$3 data=/tmp/perf.data
+
+	if ! load "$p" 2>> "$R/$name.err"; then
+		echo "loading $p failed" > "$R/$name.txt"
+		return
+	fi
+	# shellcheck disable=SC2086
+	if perf record -a -F 499 -o "$data" -- "$KTLS_BENCH" $KTLS_BENCH_ARGS \
+		-c "$3" "$2" > "$R/$name.out" 2>> "$R/$name.err"; then
+		{
+			echo "# $p, $2 $3: perf record -a -F 499, by symbol"
+			perf report -i "$data" --stdio --no-children \
+				--sort dso,sym --percent-limit 0.3 2> /dev/null |
+				grep -v '^$'
+		} > "$R/$name.txt"
+	else
+		echo "perf record failed: $(tail -1 "$R/$name.err")" > "$R/$name.txt"
+	fi
+	rm -f "$data"
+	unload "$p" 2>> "$R/$name.err"
+}
+
+if [ -n "${KTLS_PERF:-}" ]; then
+	if command -v perf > /dev/null; then
+		for slot in 0 1; do profile "$slot" "${KTLS_PERF%%:*}" "${KTLS_PERF#*:}"; done
+		say "profiles written"
+	else
+		echo "no perf in the guest" > "$R/perf.txt"
+	fi
+fi
 
 dmesg > "$R/dmesg.txt"
 echo done > "$R/finished"

@@ -84,6 +84,38 @@ finish() {	# the servers must have lived through it all
 	exit 0
 }
 
+# profile NAME SECONDS: where the vCPU spends its time for SECONDS, the
+# kernel (our module's symbols included) and the servers alike, into
+# $R/perf-NAME.txt.  Sampling costs the vCPU too: what it profiles is
+# not a counted run.
+profile() {
+	local name=$1 secs=$2 data=$T/perf.data
+
+	if ! command -v perf > /dev/null; then
+		echo "no perf in the guest" > "$R/perf-$name.txt"
+		return
+	fi
+	# perf-on-NAME tells the host to start the load: perf is running.
+	perf record -a -g -F 499 -o "$data" -- \
+		sh -c "echo on > '$R/perf-on-$name'; sleep $secs" \
+		> /dev/null 2> "$T/perf.err" ||
+		{ cp "$T/perf.err" "$R/perf-$name.txt"; return; }
+	rm -f "$R/perf-on-$name"
+	{
+		echo "# $name: perf record -a -g -F 499, $secs s, by symbol"
+		perf report -i "$data" --stdio --no-children --sort dso,sym \
+			-g none --percent-limit 0.3 2> /dev/null | grep -v '^$'
+		echo "# by command"
+		perf report -i "$data" --stdio --no-children --sort comm \
+			-g none 2> /dev/null | grep -v '^#' | grep -v '^$'
+		echo "# the callers of the symbols above 1.5%"
+		perf report -i "$data" --stdio --no-children --sort sym \
+			-g graph,1,callee --percent-limit 1.5 2> /dev/null |
+			grep -v '^$'
+	} > "$R/perf-$name.txt"
+	rm -f "$data"
+}
+
 # QEMU's user network: the guest is 10.0.2.15, and the host reaches the
 # servers through ports QEMU forwards to it.
 host_net() {
@@ -297,8 +329,10 @@ for slot in 0 1 2 3; do
 done
 
 if [ "${KTLS_CLIENT_AT:-guest}" = host ]; then
-	# The host reads how busy the vCPU was around each counted run: the
-	# first line of /proc/stat, one connection a reading.
+	# The host reads how busy the vCPU was around each counted run, and
+	# how our handshakes ended around each run: the first line of
+	# /proc/stat, then /proc/net/ktls_hs_stat on one line ("name value"
+	# pairs, empty without the module), one connection a reading.
 	python3 -c '
 import socket, sys
 ls = socket.socket()
@@ -308,16 +342,32 @@ ls.listen(4)
 while True:
     c, _ = ls.accept()
     with open("/proc/stat", "rb") as f:
-        c.sendall(f.readline())
+        line = f.readline()
+    try:
+        with open("/proc/net/ktls_hs_stat", "rb") as f:
+            hs = b" ".join(f.read().split())
+    except OSError:
+        hs = b""
+    c.sendall(line + hs + b"\n")
     c.close()
 ' "$CPU_PORT" &
 	PIDS+=($!)
 	wait_listen "$CPU_PORT" "$!" || fail "the CPU probe does not listen on $CPU_PORT"
 	# The host drives the load and writes the results; we serve until it
-	# is done (its own limit ends the boot if it never is).
+	# is done (its own limit ends the boot if it never is).  With
+	# --perf it asks for a profile of the vCPU now and then: a file
+	# perf-req-NAME holding the seconds, answered by perf-on-NAME once perf
+	# runs and by perf-NAME.txt at the end.
 	echo ready > "$R/ready"
 	say "servers up: ${S[0]} on ${PORTS[0]} and ${PORTS[2]}, ${S[1]} on ${PORTS[1]} and ${PORTS[3]}; load from the host"
-	while [ ! -e "$R/host-done" ]; do sleep 1; done
+	while [ ! -e "$R/host-done" ]; do
+		for req in "$R"/perf-req-*; do
+			[ -e "$req" ] || continue
+			profile "${req##*/perf-req-}" "$(cat "$req")"
+			rm -f "$req"
+		done
+		sleep 0.2
+	done
 	finish
 fi
 

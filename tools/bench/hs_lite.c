@@ -508,7 +508,7 @@ int lite_step(struct lite_conn *c, int fd, const char *req, size_t req_len,
 			if (c->state == LS_RESPONSE) {
 				ret = done(resp, *resp_len);
 				if (ret < 0) {
-					*why = "not a 200 with the expected body";
+					*why = NULL;
 					return -1;
 				}
 				if (ret)

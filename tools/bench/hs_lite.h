@@ -42,7 +42,7 @@ void lite_start(struct lite_conn *c, const char *sni);
  * send it and collect the response into @resp (at most @resp_max bytes,
  * NUL-terminated) with @done telling when it is complete.  Returns 1
  * when finished, 0 when waiting (*events: EPOLLIN or EPOLLOUT), -1 on
- * failure with *why.
+ * failure with *why, which is NULL when @done found the response bad.
  */
 int lite_step(struct lite_conn *c, int fd, const char *req, size_t req_len,
 	      char *resp, size_t resp_max, size_t *resp_len,

@@ -12,8 +12,8 @@
  * -2 speaks TLS 1.2 instead (ECDHE-ECDSA-AES128-GCM-SHA256, X25519, the
  * extended master secret).  -r resumes: one connection first takes a
  * session (a TLS 1.3 ticket, or a TLS 1.2 session ticket), then every
- * connection of the load offers it, and one the server does not resume
- * counts as failed.  The server must issue tickets; stateless ones, as
+ * connection of the load offers a copy of it, and one the server does
+ * not resume counts as failed.  The server must issue tickets; stateless ones, as
  * both servers of hs_run issue, resume any number of times.
  *
  * Without -g a connection is done when the handshake is, and is closed at
@@ -109,6 +109,16 @@ static void conn_error(const char *what, const char *why)
 	pthread_mutex_unlock(&errors_lock);
 }
 
+/* What the server said instead: its status line. */
+static void conn_bad_response(const char *resp)
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "not a 200 with the expected body: \"%.*s\"",
+		 (int)strcspn(resp, "\r\n"), resp);
+	conn_error("response", line);
+}
+
 /* OpenSSL's reason if it has one, else errno's, else an EOF. */
 static void conn_ssl_error(const char *what)
 {
@@ -158,6 +168,25 @@ static void conn_close(int ep, struct conn *c)
 	c->fd = -1;
 }
 
+/*
+ * -r: each connection offers a copy of the one session.  libssl marks a
+ * session it saw fail (an alert, an unclean end) as not resumable, and a
+ * shared one would then make every later connection a full handshake:
+ * one client's failure would bill the rest of the run.  Clients of a
+ * real server each hold their own session.
+ */
+static bool offer_session(SSL *ssl)
+{
+	SSL_SESSION *copy = SSL_SESSION_dup(session);
+	bool ok;
+
+	if (!copy)
+		return false;
+	ok = SSL_set_session(ssl, copy);
+	SSL_SESSION_free(copy);
+	return ok;
+}
+
 /* A new TCP connection and TLS session; false if either failed. */
 static bool conn_open(int ep, struct conn *c)
 {
@@ -191,7 +220,7 @@ static bool conn_open(int ep, struct conn *c)
 		conn_ssl_error("SNI");
 		goto err_free;
 	}
-	if (session && !SSL_set_session(c->ssl, session)) {
+	if (session && !offer_session(c->ssl)) {
 		conn_ssl_error("SSL_set_session");
 		goto err_free;
 	}
@@ -267,7 +296,9 @@ static int conn_step_lite(int ep, struct conn *c)
 	ret = lite_step(c->lite, c->fd, get_path ? request : NULL,
 			request_len, c->resp, RESP_MAX, &c->resp_len,
 			response_check, &events, &why);
-	if (ret < 0) {
+	if (ret < 0 && !why) {
+		conn_bad_response(c->resp);
+	} else if (ret < 0) {
 		conn_error("exchange", why);
 	} else if (!ret) {
 		ev.events = events;
@@ -319,7 +350,7 @@ static int conn_step(int ep, struct conn *c)
 		ret = response_check(c->resp, c->resp_len);
 		if (ret) {
 			if (ret < 0)
-				conn_error("response", "not a 200 with the expected body");
+				conn_bad_response(c->resp);
 			return ret;
 		}
 	}

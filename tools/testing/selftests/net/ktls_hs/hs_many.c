@@ -43,6 +43,7 @@ static int accepted;
 static void *acceptor(void *arg)
 {
 	int lfd = *(int *)arg, fd, i;
+	ssize_t n;
 	char c;
 
 	/* Echo one byte on each: read and written through kTLS. */
@@ -51,8 +52,13 @@ static void *acceptor(void *arg)
 		if (fd < 0)
 			break;
 		accepted++;
-		if (recv(fd, &c, 1, MSG_WAITALL) == 1)
-			send(fd, &c, 1, 0);
+		n = recv(fd, &c, 1, MSG_WAITALL);
+		if (n == 1)
+			n = send(fd, &c, 1, 0);
+		/* What a client that fails then saw is ours to explain. */
+		if (n != 1)
+			printf("# accepted %d: echo failed: %zd (%s)\n", i, n,
+			       n < 0 ? strerror(errno) : "EOF");
 		close(fd);
 	}
 	return NULL;
@@ -122,6 +128,8 @@ int main(int argc, char **argv)
 
 			if (c->state < 0 || c->state == 2)
 				continue;
+			/* so that a failure does not show an earlier errno */
+			errno = 0;
 			if (c->state == 0) {
 				rc = SSL_connect(c->ssl);
 				if (rc == 1)
@@ -142,6 +150,9 @@ int main(int argc, char **argv)
 			}
 			if (want != SSL_ERROR_WANT_READ &&
 			    want != SSL_ERROR_WANT_WRITE) {
+				printf("# client %d: %s failed: SSL error %d, errno %d (%s)\n",
+				       i, c->state ? "echo" : "handshake", want,
+				       errno, strerror(errno));
 				c->state = -1;
 				failed++;
 				left--;
