@@ -584,7 +584,12 @@ static void ktls_device_leave_work(struct work_struct *work)
 	struct ktls_device_leave *lv =
 		container_of(work, struct ktls_device_leave, work);
 
-	ktls_device_forget(ktls_ctx(lv->sk), TLS_OFFLOAD_CTX_DIR_TX);
+	struct ktls_ctx *ctx = ktls_ctx(lv->sk);
+
+	ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
+	/* tls_dev_del() returned: see ktls_device_tx_drained(). */
+	smp_mb__before_atomic();
+	atomic_dec(&ctx->tx_forgetting);
 	sock_put(lv->sk);
 	kfree(lv);
 }
@@ -598,6 +603,12 @@ void ktls_device_tx_forget(struct sock *sk, struct ktls_ctx *ctx)
 		ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
 		return;
 	}
+	/*
+	 * The direction's bit goes before the driver is told: a new key
+	 * must not be offered until tls_dev_del() returned, or the work's
+	 * del could take the new state the concurrent install just added.
+	 */
+	atomic_inc(&ctx->tx_forgetting);
 	sock_hold(sk);
 	lv->sk = sk;
 	INIT_WORK(&lv->work, ktls_device_leave_work);

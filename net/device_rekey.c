@@ -9,7 +9,8 @@
  *
  * TX: the device's records of the old key stay on the record list, and
  * the fallback encrypts their retransmissions under the old key, until
- * TCP acked the last of them.  Then the TX path, at its next record,
+ * TCP acked the last of them and the driver's tls_dev_del() of the old
+ * key returned.  Then the TX path, at its next record,
  * sets a floor at that record's sequence number, and the install work
  * (device.c) waits a grace period, keys the fallback and the kernel's
  * context with the new key and calls tls_dev_add().  A copy of an old
@@ -86,8 +87,13 @@ void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
 		return;
 	}
-	/* The driver has not forgotten the old keys yet. */
-	if (dirs & KTLS_DEV_TX)
+	/*
+	 * The driver has not forgotten the old keys yet: the bit goes
+	 * first, then the work waits for RCU and calls tls_dev_del().  An
+	 * install that ran meanwhile would have its new state deleted by
+	 * that call, and the device would send its records in the clear.
+	 */
+	if ((dirs & KTLS_DEV_TX) || atomic_read(&ctx->tx_forgetting))
 		return;
 	/* None if the keys changed before the first install began. */
 	if (octx) {

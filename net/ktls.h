@@ -91,6 +91,8 @@ enum ktls_tx_dev {
  * @tx_floor:	TCP sequence number below which an skb in device form is a
  *		stale copy of a record of older keys (device_rekey.c)
  * @tx_floor_on: @tx_floor holds, until TCP acks past it
+ * @tx_forgetting: TX forgets queued whose tls_dev_del() has not returned:
+ *		the driver may still hold an old key (device.c)
  * @closed:	close() ran on an offloaded socket, whose context lives
  *		on until the socket's destructor (device.c)
  * @device_work: frees an offloaded socket's context after its destructor,
@@ -123,6 +125,7 @@ struct ktls_ctx {
 	u8 dev_dirs;
 	bool tx_floor_on;
 	u32 tx_floor;
+	atomic_t tx_forgetting;
 	bool closed;
 	struct work_struct device_work;
 	struct rcu_head rcu;

@@ -211,6 +211,8 @@ static inline bool ktls_hs_conn_fallen_back(const struct ktls_hs_conn *conn)
  * @accepting:	accept() calls inside TCP's accept right now; the queue
  *		is not ours to take children out of meanwhile
  * @pull_due:	a pull was put off for them; the last one out does it
+ * @seen:	the accept queue's tail after the last pull, where the next
+ *		starts; NULL: from the head (under @lock and the queue's)
  * @saved_data_ready: the listener's own callback, for waking accept()
  * @stats:	counters for KTLS_HS_STATS
  * @rcu:	freed after a grace period: softirq finds it through the
@@ -225,6 +227,7 @@ struct ktls_hs_listen {
 	bool closing;
 	unsigned int accepting;
 	bool pull_due;
+	struct request_sock *seen;
 	void (*saved_data_ready)(struct sock *sk);
 	struct ktls_hs_listen_stats stats;
 	struct rcu_head rcu;

@@ -157,6 +157,13 @@ static void ktls_hs_reap_fn(struct work_struct *work)
  * Take the children still in handshake out of the accept queue.  Those
  * whose handshake failed before we got to them, and those we could not
  * set up at all, are closed.  Their slots in the backlog stay taken.
+ *
+ * What a walk leaves in the queue is done, or a Fast Open child; TCP
+ * only appends after it, so the next walk starts after the tail the last
+ * one saw (@l->seen) and costs the children new since, not the whole
+ * queue of done children an application slow to accept() lets grow.
+ * Anything else that changes the queue sends the next walk back to its
+ * head: accept() dequeueing, a child left in the queue that ends.
  */
 static void ktls_hs_listen_pull(struct ktls_hs_listen *l)
 {
@@ -172,7 +179,8 @@ static void ktls_hs_listen_pull(struct ktls_hs_listen *l)
 		goto out;
 	}
 	spin_lock(&queue->rskq_lock);
-	pprev = &queue->rskq_accept_head;
+	last = l->seen;
+	pprev = last ? &last->dl_next : &queue->rskq_accept_head;
 	while ((req = *pprev)) {
 		conn = ktls_hs_child_conn(req->sk);
 		/*
@@ -193,6 +201,7 @@ static void ktls_hs_listen_pull(struct ktls_hs_listen *l)
 		req->dl_next = taken;
 		taken = req;
 	}
+	l->seen = queue->rskq_accept_tail;
 	spin_unlock(&queue->rskq_lock);
 
 	while ((req = taken)) {
@@ -311,6 +320,9 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 		/* Still in the accept queue: let accept() have it, or pull it. */
 		wake = done;
 		pull = !done;
+		/* It may sit before where the last walk ended. */
+		if (pull)
+			l->seen = NULL;
 		break;
 	default:
 		break;
@@ -421,6 +433,8 @@ static struct sock *ktls_hs_tcp_accept(struct ktls_ctx *ctx,
 
 	spin_lock_bh(&l->lock);
 	l->accepting++;
+	/* It may dequeue the request the last walk ended at. */
+	l->seen = NULL;
 	spin_unlock_bh(&l->lock);
 
 	child = ctx->sk_proto->accept(l->sk, arg);
@@ -584,6 +598,8 @@ void ktls_hs_listen_restart(struct sock *sk)
 
 	spin_lock_bh(&l->lock);
 	l->closing = false;
+	/* TCP tore its queue down meanwhile. */
+	l->seen = NULL;
 	spin_unlock_bh(&l->lock);
 }
 
