@@ -34,7 +34,7 @@
 struct client {
 	int fd;
 	SSL *ssl;
-	int state;	/* 0 handshaking, 1 wrote, 2 done, -1 failed */
+	int state;	/* 0 handshaking, 1 to write, 2 wrote, 3 done, -1 failed */
 };
 
 static int nr_clients = 500;
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 			char b = 'x';
 			int want = 0;
 
-			if (c->state < 0 || c->state == 2)
+			if (c->state < 0 || c->state == 3)
 				continue;
 			/* so that a failure does not show an earlier errno */
 			errno = 0;
@@ -137,11 +137,23 @@ int main(int argc, char **argv)
 				else
 					want = SSL_get_error(c->ssl, rc);
 			}
+			/*
+			 * The byte goes once: the acceptor reads one and
+			 * closes, and a second would be unread data, which
+			 * makes TCP answer the close with a reset that can
+			 * overtake the echo.
+			 */
 			if (c->state == 1 && !want) {
-				rc = SSL_write(c->ssl, &b, 1) == 1 ?
-				     SSL_read(c->ssl, &b, 1) : -1;
-				if (rc == 1) {
+				rc = SSL_write(c->ssl, &b, 1);
+				if (rc == 1)
 					c->state = 2;
+				else
+					want = SSL_get_error(c->ssl, rc);
+			}
+			if (c->state == 2 && !want) {
+				rc = SSL_read(c->ssl, &b, 1);
+				if (rc == 1) {
+					c->state = 3;
 					done++;
 					left--;
 					continue;
