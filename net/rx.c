@@ -1054,10 +1054,15 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			return ktls_rx_open_failed(sk, ctx, rx, err);
 	}
 
-	/* Plaintext lands in @rec's pages, which TCP's records never needed. */
-	if (rx->in_tcp && !ktls_rx_rec_fill(rec, GFP_KERNEL))
-		return -ENOMEM;
-	ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
+	/*
+	 * Plaintext lands in @rec's pages, which TCP's records never needed;
+	 * a record copied out has rx->sg_rec over them already.
+	 */
+	if (rx->in_tcp) {
+		if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
+			return -ENOMEM;
+		ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
+	}
 	err = ktls_aead_crypt(c, prot, false, src, rx->sg_rec, cryptlen,
 			      rx->iv);
 	if (err)
