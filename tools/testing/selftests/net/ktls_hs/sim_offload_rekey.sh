@@ -7,7 +7,10 @@
 # device counts each key it did a record's crypto with (tx/rx
 # tls_keys_used), so a direction that came back shows one more key than
 # updates it missed.  The receivers keep a small receive buffer: RX comes
-# back only once the stream is a receive window past the update.
+# back only once the stream is a receive window past the update.  The
+# senders slow down for half a second after each update (sim_peer -D):
+# how soon TX comes back is a matter of time (ACKs, the install work),
+# not of bytes.
 #
 # The in-tree tls.ko offloads TLS 1.2 only: against it these streams run
 # in software and only their integrity is checked.
@@ -55,7 +58,7 @@ for mode in send sendfile; do
 	snap
 	# Records of up to 6000 bytes fit a frame: the sim decrypts them.
 	xfer "$A2" -v 13 -n 800000 -s 6000 -b $RCVBUF -- \
-		-v 13 -n 800000 -s 6000 $f -d 2000 -k
+		-v 13 -n 800000 -s 6000 $f -d 2000 -D 500 -k
 	rc=$?
 	delta
 	rekeyed "key update mid-stream, $mode: both directions back on the device" \
@@ -65,7 +68,7 @@ done
 # 3: four key updates, AES-GCM-256: TX comes back after each one.
 snap
 xfer "$A2" -v 13 -c 256 -n 1200000 -s 6000 -b $RCVBUF -- \
-	-v 13 -c 256 -n 1200000 -s 6000 -d 2000 -K 4
+	-v 13 -c 256 -n 1200000 -s 6000 -d 2000 -D 500 -K 4
 rc=$?
 delta
 rekeyed "four key updates: TX on the device with five keys" $rc 4 5 2
@@ -88,7 +91,7 @@ knobs 0
 echo 11 > "$DBG1/drop"; echo 5 > "$DBG1/reorder"
 snap
 xfer "$A2" -v 13 -n 800000 -s 6000 -b $RCVBUF -- \
-	-v 13 -n 800000 -s 6000 -d 2000 -k
+	-v 13 -n 800000 -s 6000 -d 2000 -D 500 -k
 rc=$?
 delta
 if [ $rc = 0 ] && [ "$D_DROP" = 0 ]; then

@@ -3,10 +3,10 @@
  * One end of a kTLS stream across the simulated offload NIC (the
  * sim_offload*.sh tests run one in each network namespace).  "send"
  * connects, sets TLS_TX and sends a known pattern with send(),
- * sendfile() or splice() from a pipe; "recv" accepts and checks the pattern byte for byte, either
- * through a kTLS TLS_RX socket or (-r, raw) by opening the records itself
- * with OpenSSL (tlsrec.c), which
- * proves that what the device put on the wire is TLS an independent
+ * sendfile() or splice() from a pipe; "recv" accepts and checks the
+ * pattern byte for byte, either through a kTLS TLS_RX socket or (-r, raw)
+ * by opening the records itself with OpenSSL (tlsrec.c), which proves
+ * that what the device put on the wire is TLS an independent
  * implementation accepts.  Both ends derive the same keys from -g.
  *
  * Half-way through, the sender can create a file (-m), for a test that
@@ -14,10 +14,12 @@
  * KeyUpdate record, then TLS_TX of the next generation, which the
  * receiver follows with TLS_RX when it reads the KeyUpdate; -K N spreads
  * N key updates evenly over the stream instead, -e BYTES puts the first
- * one after BYTES and the others evenly over the rest.  The receiver can set a
- * small receive buffer (-b), which bounds its TCP window.  Either end
- * can close with a reset (-R), for a stream cut short where no route is
- * left to carry a FIN.
+ * one after BYTES and the others evenly over the rest; -D MS slows the
+ * sends to one per 10 ms for MS after each update, so that the offload
+ * has the time, not only the bytes, to take the new key before the next
+ * update or the end.  The receiver can set a small receive buffer (-b),
+ * which bounds its TCP window.  Either end can close with a reset (-R),
+ * for a stream cut short where no route is left to carry a FIN.
  *
  * Exit status 0 when everything arrived intact; the last line of stdout
  * says how many bytes and how long setsockopt(TLS_TX or TLS_RX) took.
@@ -53,6 +55,7 @@ struct opts {
 	bool raw;
 	int timeout;
 	unsigned int pause_us;	/* send: pause between sends, to pace */
+	unsigned int settle_ms;	/* send: slow sends this long after an update */
 	const char *mark;	/* send: created half-way through */
 	unsigned int rekeys;	/* send: TLS 1.3 key updates, spread evenly */
 	size_t first_update;	/* send: bytes before the first, 0: evenly */
@@ -247,6 +250,7 @@ static int do_send(const struct opts *o)
 	bool halved = false;
 	struct sockaddr_storage ss;
 	unsigned int updates = 0;
+	double settle_until = 0;
 	size_t off = 0, n;
 	int fd, one = 1, i, file = -1, pipefd[2] = { -1, -1 };
 	__u8 *buf;
@@ -328,8 +332,11 @@ static int do_send(const struct opts *o)
 			updates++;
 			if (key_update_to(fd, o, o->gen + updates))
 				return 1;
+			settle_until = now_us() + o->settle_ms * 1000.0;
 		}
-		if (o->pause_us)
+		if (settle_until && now_us() < settle_until)
+			usleep(o->pause_us > 10000 ? o->pause_us : 10000);
+		else if (o->pause_us)
 			usleep(o->pause_us);
 	}
 	free(buf);
@@ -482,7 +489,8 @@ static void usage(void)
 		"       [-g KEYGEN] [-n BYTES] [-s CHUNK] [-f (sendfile)]\n"
 		"       [-S (splice from a pipe)] [-r (raw)]\n"
 		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n"
-		"       [-K KEY_UPDATES] [-e FIRST_UPDATE_BYTES] [-b RCVBUF]\n"
+		"       [-K KEY_UPDATES] [-e FIRST_UPDATE_BYTES] [-D SETTLE_MS]\n"
+		"       [-b RCVBUF]\n"
 		"       [-R (reset on close)] [-z (TLS_TX_ZEROCOPY_RO)]\n");
 	exit(2);
 }
@@ -500,7 +508,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:fSrt:d:m:kK:e:b:Rz")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:fSrt:d:D:m:kK:e:b:Rz")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -538,6 +546,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.pause_us = strtoul(optarg, NULL, 0);
+			break;
+		case 'D':
+			o.settle_ms = strtoul(optarg, NULL, 0);
 			break;
 		case 'm':
 			o.mark = optarg;
