@@ -10,8 +10,8 @@
  * TX: the device's records of the old key stay on the record list, and
  * the fallback encrypts their retransmissions under the old key, until
  * TCP acked the last of them and the driver's tls_dev_del() of the old
- * key returned.  Then the TX path, at its next record,
- * sets a floor at that record's sequence number, and the install work
+ * key returned.  Then the TX path, at its next record, sets a floor at
+ * that record's sequence number, and the install work
  * (device.c) waits a grace period, keys the fallback and the kernel's
  * context with the new key and calls tls_dev_add().  A copy of an old
  * device-form skb can still sit in a qdisc after its data was acked:
