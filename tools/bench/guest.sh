@@ -3,9 +3,12 @@
 #
 # Runs inside the bench VM (started by tools/bench/run): ktls_bench with
 # each of the two providers loaded in turn, in one kernel boot.  Every
-# case runs with one provider and straight after with the other (A B, then
-# B A for the next case), so that each pair sees the same load on the host
-# and the driver can compare pairs.
+# case runs with one provider and straight after with the other, so that
+# each pair sees the same load on the host and the driver can compare
+# pairs.  Which provider goes first alternates from case to case and, for
+# each case, from round to round: the second run of a pair is a little
+# slower (about 2% in an intree,intree run), and a case that always ran
+# the same provider second would charge that to the provider.
 #
 # Environment (set by tools/bench/run):
 #   KTLS_REPORT      output directory, shared read-write with the host
@@ -16,6 +19,8 @@
 #   KTLS_SUITES      ktls_bench suites, space-separated
 #   KTLS_ROUNDS      how many pairs of runs each case gets
 #   KTLS_PERF        SUITE:CASE to profile after the rounds, or empty
+#   KTLS_COUNT       SUITE:CASE whose kernel calls to count, or empty
+#   KTLS_COUNT_FUNCS the kernel functions to count, space-separated
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -70,12 +75,14 @@ bench() {	# bench SLOT SUITE CASE: one run of a case with provider P[SLOT]
 for slot in 0 1; do echo "provider ${P[$slot]}" > "$R/run$((slot + 1)).txt"; done
 n=0
 for round in $(seq "$KTLS_ROUNDS"); do
+	first=$((round % 2))
 	for s in $KTLS_SUITES; do
 		# tools/bench/run's CASES
 		for c in send-1k send-16k sendfile recv; do
 			n=$((n + 1))
+			first=$((1 - first))
 			echo "pair $n" | tee -a "$R/run1.txt" >> "$R/run2.txt"
-			if [ $((n % 2)) = 1 ]; then
+			if [ "$first" = 0 ]; then
 				bench 0 "$s" "$c"; bench 1 "$s" "$c"
 			else
 				bench 1 "$s" "$c"; bench 0 "$s" "$c"
@@ -117,6 +124,50 @@ if [ -n "${KTLS_PERF:-}" ]; then
 	else
 		echo "no perf in the guest" > "$R/perf.txt"
 	fi
+fi
+
+# One more run of KTLS_COUNT's case with each provider, not counted in
+# the table: how often each of KTLS_COUNT_FUNCS was called (kprobe events,
+# counted by perf stat, so nothing is traced into a buffer).  A function
+# the kernel inlined or does not let us probe is listed as "no probe".
+count() {	# count SLOT SUITE CASE
+	local p=${P[$1]} name=count-${P[$1]}-$2-$3 t=/sys/kernel/tracing f ev=()
+
+	if ! load "$p" 2>> "$R/$name.err"; then
+		echo "loading $p failed" > "$R/$name.txt"
+		return
+	fi
+	[ -d "$t/events" ] || mount -t tracefs nodev "$t"
+	for f in $KTLS_COUNT_FUNCS; do
+		if echo "p:kcount/k_$f $f" >> "$t/kprobe_events" 2>> "$R/$name.err"; then
+			ev+=(-e "kcount:k_$f")
+		else
+			echo "no probe $f" >> "$R/$name.txt"
+		fi
+	done
+	# shellcheck disable=SC2086
+	if perf stat -a -x, -o "$R/$name.csv" "${ev[@]}" -- "$KTLS_BENCH" \
+		$KTLS_BENCH_ARGS -c "$3" "$2" > "$R/$name.out" 2>> "$R/$name.err"; then
+		{
+			echo "# $p, $2 $3: calls, per MB sent"
+			awk -F, -v out="$R/$name.out" '
+				BEGIN { while ((getline l < out) > 0) {
+					split(l, f, " ")
+					if (f[1] == "result") mb = f[4] / 1048576 } }
+				/^[0-9]/ { sub(/^kcount:k_/, "", $3)
+					printf "%-30s %12d %10.1f\n", $3, $1, mb ? $1 / mb : 0 }
+			' "$R/$name.csv"
+		} >> "$R/$name.txt"
+	else
+		echo "perf stat failed: $(tail -1 "$R/$name.err")" >> "$R/$name.txt"
+	fi
+	echo > "$t/kprobe_events"
+	unload "$p" 2>> "$R/$name.err"
+}
+
+if [ -n "${KTLS_COUNT:-}" ]; then
+	for slot in 0 1; do count "$slot" "${KTLS_COUNT%%:*}" "${KTLS_COUNT#*:}"; done
+	say "counts written"
 fi
 
 dmesg > "$R/dmesg.txt"
