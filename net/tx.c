@@ -61,6 +61,8 @@
  * without waiting for the peer to read.
  */
 #define KTLS_TX_QUEUE		3
+/* Where a record's ciphertext starts in its page: see ktls_tx_add_enc(). */
+#define KTLS_TX_ALIGN		64
 
 /* A record in device form is tracked in the kernel's struct tls_record_info. */
 static_assert(KTLS_TX_ENC_FRAGS <= MAX_SKB_FRAGS);
@@ -278,9 +280,19 @@ static int ktls_tx_pin(struct ktls_tx *tx, struct iov_iter *from,
  * Take @len bytes of ciphertext room from the socket's page frag into
  * @rec.  The first fragment is at least 32 bytes (sk_page_frag_refill()
  * guarantees that much), so the header and explicit nonce fit in it.
+ *
+ * With @prepend (the header and nonce's length) the first fragment starts
+ * up to KTLS_TX_ALIGN - 1 bytes further on, so that what follows the
+ * header is aligned: the cipher's walk over the destination then meets
+ * each page end on a whole block (a ChaCha20 block is 64 bytes) and never
+ * has to bounce a block that straddles two pages through a buffer of
+ * its own.  The source is the sender's, as it comes.  Only records that
+ * cross pages anyway are worth it: the gap also keeps TCP from merging
+ * the record's first fragment with the previous one, which for small
+ * records costs more skb fragments than the walk saves.
  */
 static int ktls_tx_add_enc(struct sock *sk, struct ktls_tx_rec *rec,
-			   size_t len)
+			   size_t len, unsigned int prepend)
 {
 	struct page_frag *pfrag = sk_page_frag(sk);
 
@@ -291,6 +303,14 @@ static int ktls_tx_add_enc(struct sock *sk, struct ktls_tx_rec *rec,
 		    !sk_page_frag_refill(sk, pfrag)) {
 			ktls_tx_rec_release(rec);
 			return -ENOMEM;
+		}
+		if (!rec->nr && prepend) {
+			unsigned int pad = (KTLS_TX_ALIGN - (pfrag->offset +
+					    prepend) % KTLS_TX_ALIGN) %
+					   KTLS_TX_ALIGN;
+
+			if (pfrag->offset + pad + KTLS_TX_ALIGN <= pfrag->size)
+				pfrag->offset += pad;
 		}
 		n = min_t(size_t, len, pfrag->size - pfrag->offset);
 		get_page(pfrag->page);
@@ -303,10 +323,10 @@ static int ktls_tx_add_enc(struct sock *sk, struct ktls_tx_rec *rec,
 }
 
 static int ktls_tx_alloc_enc(struct sock *sk, struct ktls_tx_rec *rec,
-			     size_t len)
+			     size_t len, unsigned int prepend)
 {
 	rec->nr = 0;
-	return ktls_tx_add_enc(sk, rec, len);
+	return ktls_tx_add_enc(sk, rec, len, prepend);
 }
 
 /*
@@ -331,7 +351,7 @@ static int ktls_tx_borrow(struct sock *sk, struct ktls_tx *tx,
 	int err;
 
 	/* At least 32 bytes: header and nonce take one fragment. */
-	err = ktls_tx_alloc_enc(sk, rec, prot->prepend_len);
+	err = ktls_tx_alloc_enc(sk, rec, prot->prepend_len, 0);
 	if (err)
 		return err;
 	for (i = 0; i < tx->nr_plain; i++) {
@@ -339,7 +359,7 @@ static int ktls_tx_borrow(struct sock *sk, struct ktls_tx *tx,
 		rec->frags[rec->nr++] = tx->plain[i];
 	}
 	trailer = rec->nr;
-	err = ktls_tx_add_enc(sk, rec, prot->tail_len + prot->tag_len);
+	err = ktls_tx_add_enc(sk, rec, prot->tail_len + prot->tag_len, 0);
 	if (err) {
 		ktls_tx_rec_release(rec);
 		return err;
@@ -459,7 +479,9 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	if (borrow)
 		err = ktls_tx_borrow(sk, tx, rec, prot);
 	else
-		err = ktls_tx_alloc_enc(sk, rec, KTLS_HEADER_LEN + body);
+		err = ktls_tx_alloc_enc(sk, rec, KTLS_HEADER_LEN + body,
+					!rec->device && body >= PAGE_SIZE ?
+					prot->prepend_len : 0);
 	if (err)
 		return err;
 
