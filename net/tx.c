@@ -305,12 +305,11 @@ static int ktls_tx_add_enc(struct sock *sk, struct ktls_tx_rec *rec,
 			return -ENOMEM;
 		}
 		if (!rec->nr && prepend) {
-			unsigned int pad = (KTLS_TX_ALIGN - (pfrag->offset +
-					    prepend) % KTLS_TX_ALIGN) %
-					   KTLS_TX_ALIGN;
+			unsigned int start = ALIGN(pfrag->offset + prepend,
+						   KTLS_TX_ALIGN) - prepend;
 
-			if (pfrag->offset + pad + KTLS_TX_ALIGN <= pfrag->size)
-				pfrag->offset += pad;
+			if (start + KTLS_TX_ALIGN <= pfrag->size)
+				pfrag->offset = start;
 		}
 		n = min_t(size_t, len, pfrag->size - pfrag->offset);
 		get_page(pfrag->page);
