@@ -23,6 +23,7 @@
 #                CONFIG_TLS_DEVICE (and then upstream-offload is not asked)
 #   KTLS_CONF_CERT  the certificate the conformance suite's OpenSSL
 #                column was taken with (srv.bundle), for our column
+#   KTLS_CONF_TIMEOUT  its client's read limit in seconds
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -147,7 +148,8 @@ run_interop() {
 # The RFC conformance cases against our server; the host has the OpenSSL
 # column and prints both.
 run_conformance() {
-	KTLS_CONF_CERT=$KTLS_CONF_CERT "$KTLS_KSFT/conformance/conformance.sh" \
+	KTLS_CONF_CERT=$KTLS_CONF_CERT KTLS_CONF_TIMEOUT=$KTLS_CONF_TIMEOUT \
+		"$KTLS_KSFT/conformance/conformance.sh" \
 		--json "$R/conformance.json" > "$R/conformance.ktap" \
 		2> "$R/conformance.log"
 }

@@ -296,11 +296,16 @@ class Keys13:
 
 # --- the connection ---------------------------------------------------
 
+# How long a read waits for the server: KTLS_CONF_TIMEOUT seconds (a
+# slow kernel, KASAN under emulation, needs more than the default).
+READ_TIMEOUT = float(os.environ.get("KTLS_CONF_TIMEOUT", "4"))
+
+
 class Conn:
     """A TCP connection that reads records; the server's alerts become
     exceptions, opened under the keys set as rx (None: plaintext)."""
 
-    def __init__(self, port, addr="127.0.0.1", timeout=4.0):
+    def __init__(self, port, addr="127.0.0.1", timeout=READ_TIMEOUT):
         self.s = socket.create_connection((addr, port), timeout=timeout)
         self.s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buf = b""
@@ -395,7 +400,7 @@ class Conn:
             raise Broken(f"alert of {len(body)} bytes")
         raise ServerAlert(body[1], prot, body[0])
 
-    def closes(self, limit=3.0):
+    def closes(self, limit=READ_TIMEOUT):
         """True if the server closes (after at most a close_notify)."""
         end = time.monotonic() + limit
         while time.monotonic() < end:
