@@ -9,7 +9,7 @@
 #   KTLS_REPORT  report directory (shared read-write with the host)
 #   KTLS_TLS     "ours" (ktls_hs.ko) or "intree" (the kernel's tls.ko)
 #   KTLS_SUITES  comma-separated: kunit, selftests, upstream,
-#                upstream-offload, install, interop
+#                upstream-offload, install, interop, conformance
 #   KTLS_MODDIR  where ktls_hs.ko and ktls_hs_kunit.ko were built
 #   KTLS_KSFT    our kselftest directory (sources, lib.mk Makefile)
 #   KTLS_KSFT_OUT    its build output
@@ -21,6 +21,9 @@
 #   KTLS_SELFTESTS  if set, only the selftests whose path matches it (grep -E)
 #   KTLS_SIM_KO  the simulated offload NIC, empty if the kernel has no
 #                CONFIG_TLS_DEVICE (and then upstream-offload is not asked)
+#   KTLS_CONF_CERT  the certificate the conformance suite's OpenSSL
+#                column was taken with (srv.bundle), for our column
+#   KTLS_CONF_TIMEOUT  its client's read limit in seconds
 
 set -u
 say() { echo "ktls-vm: $*"; }
@@ -140,6 +143,15 @@ run_interop() {
 		KTLS_INTEROP_LOG=$R/interop.log "$KTLS_KSFT/interop/$t.sh" \
 			> "$R/interop-$t.tap" 2>> "$R/interop.log"
 	done
+}
+
+# The RFC conformance cases against our server; the host has the OpenSSL
+# column and prints both.
+run_conformance() {
+	KTLS_CONF_CERT=$KTLS_CONF_CERT KTLS_CONF_TIMEOUT=$KTLS_CONF_TIMEOUT \
+		"$KTLS_KSFT/conformance/conformance.sh" \
+		--json "$R/conformance.json" > "$R/conformance.ktap" \
+		2> "$R/conformance.log"
 }
 
 # tls.c takes minutes under TCG: the host cut it into pieces, one fixture
