@@ -678,6 +678,23 @@ static void tc_finished(struct tc *c, const u8 *m, size_t len)
 	c->got_fin = true;
 }
 
+/*
+ * RFC 8446 4.4.4, 7.1: what the server sends after its Finished is under
+ * its first application traffic key, an alert included.
+ */
+static void tc_server_finished(struct tc *c)
+{
+	struct kunit *test = c->test;
+	u8 s_ap[KTLS_HASH_MAX_SIZE];
+
+	KUNIT_ASSERT_EQ(test, ktls_transcript_digest(&c->t, c->th_sf, c->n), 0);
+	KUNIT_ASSERT_EQ(test, ktls_tls13_derive(c->hash, KTLS_TLS13_S_AP_TRAFFIC,
+						c->master, c->n, c->th_sf,
+						c->n, s_ap, c->n), 0);
+	tc_keys(c, &c->rx_tfm, c->rx_iv, s_ap);
+	c->rx_seq = 0;
+}
+
 static void tc_server_message(struct tc *c, const u8 *m, size_t len)
 {
 	switch (m[0]) {
@@ -702,8 +719,7 @@ static void tc_server_message(struct tc *c, const u8 *m, size_t len)
 	}
 	KUNIT_ASSERT_EQ(c->test, ktls_transcript_update(&c->t, m, len), 0);
 	if (m[0] == KTLS_HS_FINISHED)
-		KUNIT_ASSERT_EQ(c->test, ktls_transcript_digest(&c->t, c->th_sf,
-								c->n), 0);
+		tc_server_finished(c);
 }
 
 static void tc_handshake_bytes(struct tc *c, const u8 *data, size_t len)
