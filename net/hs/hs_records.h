@@ -39,6 +39,9 @@
  */
 #define KTLS_HS_EARLY_SKIP_MAX	(4 * KTLS_HS_MAX_CIPHERTEXT)
 
+/* An Alert: level and description (RFC 8446 6). */
+#define KTLS_HS_ALERT_LEN	2
+
 /* Returned instead of an alert when the client sent one: no answer. */
 #define KTLS_HS_PEER_ALERT	(-ECONNRESET)
 
@@ -76,6 +79,8 @@ struct ktls_hs_prot {
  * @armed:	TLS 1.2: @prot is keyed, and turns on with the client's
  *		ChangeCipherSpec
  * @early_skip:	bytes of declined early data that may still be skipped
+ * @expect:	the handshake message type the state machine waits for,
+ *		0 for any
  * @buf:	message bytes, then the body of the record in hand
  */
 struct ktls_hs_rx {
@@ -88,6 +93,7 @@ struct ktls_hs_rx {
 	bool ccs_ok;
 	bool armed;
 	u32 early_skip;
+	u8 expect;
 	u8 buf[KTLS_HS_RX_BUF_LEN];
 };
 
