@@ -113,6 +113,10 @@ struct ktls_rx_rec {
  * @zc_pages:	the reader's pages, referenced for the AEAD call
  * @sk:		the socket
  * @fill_work:	gives @cur its pages and frames on, when softirq could not
+ * @alert_due:	on the keys of a kernel handshake, the fatal alert a
+ *		framing error earned, not sent yet (0: none)
+ * @alert_err:	the errno the stream fails with once it is sent
+ * @alert_work:	sends it from process context, under the socket lock
  */
 struct ktls_rx {
 	void (*saved_data_ready)(struct sock *sk);
@@ -142,6 +146,9 @@ struct ktls_rx {
 	struct page *zc_pages[KTLS_RX_ZC_PAGES];
 	struct sock *sk;
 	struct work_struct fill_work;
+	u8 alert_due;
+	int alert_err;
+	struct work_struct alert_work;
 };
 
 static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
@@ -274,12 +281,70 @@ static struct scatterlist *ktls_rx_rec_sgl(struct ktls_rx *rx,
 	return rx->sg_rec;
 }
 
-/* The stream cannot be framed any more: report @err once, like TCP errors. */
+/*
+ * The alert a record header earned (RFC 8446 5, 5.1, 5.2; RFC 5246 6.2),
+ * by the errno upstream's framer gives it, which the stream fails with.
+ */
+static u8 ktls_rx_frame_alert(const struct ktls_prot *prot, int err)
+{
+	switch (err) {
+	case -EMSGSIZE:
+		return KTLS_RX_ALERT_RECORD_OVERFLOW;
+	case -EBADMSG:
+		/* Shorter than a tag: it cannot authenticate. */
+		return KTLS_RX_ALERT_BAD_RECORD_MAC;
+	case -EINVAL:
+		/* A legacy_record_version other than 0x0303, as OpenSSL says. */
+		return prot->version == TLS_1_3_VERSION ?
+		       KTLS_RX_ALERT_DECODE_ERROR :
+		       KTLS_RX_ALERT_PROTOCOL_VERSION;
+	default:
+		return KTLS_RX_ALERT_UNEXPECTED;
+	}
+}
+
+/*
+ * The stream cannot be framed any more: report @err once, like TCP errors.
+ * On the keys of a kernel handshake no TLS library above us can tell the
+ * peer, so the record layer does: the framer may run in softirq, where
+ * nothing may be sent, so the work item (or close(), whichever comes
+ * first) sends the alert, and only then fails the socket, since TCP sends
+ * nothing on a socket with an error.
+ */
 static void ktls_rx_abort(struct sock *sk, struct ktls_rx *rx, int err)
 {
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
 	rx->stopped = true;
+	if (ctx->keys_from_kernel && !rx->closing) {
+		rx->alert_due = ktls_rx_frame_alert(&ctx->prot, err);
+		rx->alert_err = err;
+		sock_hold(sk);
+		if (!schedule_work(&rx->alert_work))
+			sock_put(sk);
+		return;
+	}
 	WRITE_ONCE(sk->sk_err, -err);
 	sk_error_report(sk);
+}
+
+/*
+ * On the keys of a kernel handshake, only the record types the RFC lets
+ * the peer send now: application_data outside in TLS 1.3 (RFC 8446 5:
+ * a ChangeCipherSpec after the handshake is an unexpected record);
+ * alert, handshake and application_data in TLS 1.2 (RFC 5246 6).  The
+ * content type is checked before anything else of the header.
+ */
+static int ktls_rx_parse_header(const struct ktls_ctx *ctx, const u8 *hdr)
+{
+	if (ctx->keys_from_kernel) {
+		if (ctx->prot.version == TLS_1_3_VERSION ?
+		    hdr[0] != KTLS_TYPE_DATA :
+		    hdr[0] != KTLS_TYPE_DATA && hdr[0] != KTLS_TYPE_ALERT &&
+		    hdr[0] != KTLS_TYPE_HANDSHAKE)
+			return -EPROTO;
+	}
+	return ktls_record_parse_header(&ctx->prot, hdr);
 }
 
 struct ktls_rx_frame {
@@ -317,7 +382,7 @@ static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
 			u8 hdr[KTLS_HEADER_LEN];
 
 			ktls_rx_rec_read(rx->cur, 0, hdr, KTLS_HEADER_LEN);
-			ret = ktls_record_parse_header(&f->ctx->prot, hdr);
+			ret = ktls_rx_parse_header(f->ctx, hdr);
 			if (ret < 0) {
 				f->err = ret;
 				desc->count = 0;
@@ -453,7 +518,7 @@ static int ktls_rx_tcp_dec(struct sk_buff *skb, unsigned int off,
 static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
 			  struct ktls_rx *rx, const u8 *hdr)
 {
-	int need = ktls_record_parse_header(&ctx->prot, hdr);
+	int need = ktls_rx_parse_header(ctx, hdr);
 
 	if (need < 0)
 		ktls_rx_abort(sk, rx, need);
@@ -751,6 +816,49 @@ static int ktls_rx_open_failed(struct sock *sk, struct ktls_ctx *ctx,
 	return ktls_rx_bad(sk, rx, err);
 }
 
+/*
+ * TLS 1.3: a TLSInnerPlaintext of zeros only has no content type; on the
+ * keys of a kernel handshake RFC 8446 5.4 has us answer unexpected_message.
+ */
+static int ktls_rx_no_type(struct sock *sk, struct ktls_ctx *ctx,
+			   struct ktls_rx *rx, int err)
+{
+	if (ctx->keys_from_kernel)
+		ktls_tx_alert(sk, KTLS_RX_ALERT_UNEXPECTED);
+	return ktls_rx_bad(sk, rx, err);
+}
+
+/*
+ * Send the alert a framing error earned (ktls_rx_abort()), then fail the
+ * stream with its errno.
+ */
+void ktls_rx_send_alert_due(struct sock *sk)
+{
+	struct ktls_rx *rx = ktls_ctx(sk)->rx;
+	u8 desc;
+
+	sock_owned_by_me(sk);
+	if (!rx || !rx->alert_due)
+		return;
+	desc = rx->alert_due;
+	rx->alert_due = 0;
+	ktls_tx_alert(sk, desc);
+	ktls_rx_fail(sk, rx, rx->alert_err);
+}
+
+static void ktls_rx_alert_work(struct work_struct *work)
+{
+	struct ktls_rx *rx = container_of(work, struct ktls_rx, alert_work);
+	struct sock *sk = rx->sk;
+
+	lock_sock(sk);
+	/* close() sent it, or the context is going. */
+	if (!rx->closing)
+		ktls_rx_send_alert_due(sk);
+	release_sock(sk);
+	sock_put(sk);
+}
+
 /* A TLS 1.3 KeyUpdate ends the current keys: nothing more until new ones. */
 static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
 				     struct ktls_rx *rx,
@@ -774,6 +882,28 @@ static int ktls_rx_fatal(struct sock *sk, struct ktls_rx *rx, int err,
 {
 	ktls_tx_alert(sk, alert);
 	return ktls_rx_fail(sk, rx, err);
+}
+
+/*
+ * A record decrypted on the keys of a kernel handshake carries an alert,
+ * a handshake message or application data (RFC 8446 5, RFC 5246 6), and
+ * an alert record one Alert: never empty nor fragmented (RFC 8446 5.1).
+ */
+static int ktls_rx_check_type(struct sock *sk, struct ktls_rx *rx,
+			      const struct ktls_rx_rec *rec)
+{
+	switch (rec->type) {
+	case KTLS_TYPE_ALERT:
+		if (rec->plain != KTLS_ALERT_LEN)
+			return ktls_rx_fatal(sk, rx, -EBADMSG,
+					     KTLS_RX_ALERT_DECODE_ERROR);
+		return 0;
+	case KTLS_TYPE_HANDSHAKE:
+	case KTLS_TYPE_DATA:
+		return 0;
+	default:
+		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
+	}
 }
 
 /*
@@ -1075,12 +1205,17 @@ plain:
 		err = ktls_record_inner_type(rec->pages, prot->prepend_len, pos,
 					     &rec->type);
 		if (err < 0)
-			return ktls_rx_bad(sk, rx, err);
+			return ktls_rx_no_type(sk, ctx, rx, err);
 		pos = err;
 	}
 	rec->off = prot->prepend_len;
 	rec->plain = pos - prot->prepend_len;
 	ktls_record_advance(prot, c);
+	if (ctx->keys_from_kernel) {
+		err = ktls_rx_check_type(sk, rx, rec);
+		if (err)
+			return err;
+	}
 
 	/*
 	 * The kernel's TLS 1.2 handshake never renegotiates (RFC 5746 is
@@ -1462,6 +1597,7 @@ int ktls_rx_init(struct sock *sk)
 	init_waitqueue_head(&rx->wq);
 	rx->sk = sk;
 	INIT_WORK(&rx->fill_work, ktls_rx_fill_work);
+	INIT_WORK(&rx->alert_work, ktls_rx_alert_work);
 	rx->cur = ktls_rx_rec_alloc(rx);
 	if (!rx->cur) {
 		kfree(rx);
@@ -1516,6 +1652,8 @@ void ktls_rx_free(struct ktls_ctx *ctx)
 	/* Set in ktls_rx_close(), or the socket never got this far. */
 	WRITE_ONCE(rx->closing, true);
 	if (cancel_work_sync(&rx->fill_work))
+		sock_put(rx->sk);
+	if (cancel_work_sync(&rx->alert_work))
 		sock_put(rx->sk);
 	list_for_each_entry_safe(rec, next, &rx->list, list)
 		ktls_rx_rec_free(rec);

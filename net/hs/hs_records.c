@@ -148,7 +148,7 @@ static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 		 * but a record that is no Alert (RFC 8446 5.1: never empty,
 		 * never fragmented) gets an answer.
 		 */
-		if (len != KTLS_HS_ALERT_LEN)
+		if (len != KTLS_ALERT_LEN)
 			return KTLS_ALERT_DECODE_ERROR;
 		return KTLS_HS_PEER_ALERT;
 	case KTLS_TYPE_DATA:
@@ -347,7 +347,7 @@ static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
 		if (!type)
 			return 0;
 		if (type == KTLS_TYPE_ALERT)
-			return len == KTLS_HS_ALERT_LEN ? KTLS_HS_PEER_ALERT :
+			return len == KTLS_ALERT_LEN ? KTLS_HS_PEER_ALERT :
 			       KTLS_ALERT_DECODE_ERROR;
 		/*
 		 * No application data before the client's Finished, and a

@@ -39,9 +39,6 @@
  */
 #define KTLS_HS_EARLY_SKIP_MAX	(4 * KTLS_HS_MAX_CIPHERTEXT)
 
-/* An Alert: level and description (RFC 8446 6). */
-#define KTLS_HS_ALERT_LEN	2
-
 /* Returned instead of an alert when the client sent one: no answer. */
 #define KTLS_HS_PEER_ALERT	(-ECONNRESET)
 
