@@ -57,6 +57,8 @@
 #define KTLS_RX_SKB_SG		48
 /* Idle buffers kept for the next records; more are freed. */
 #define KTLS_RX_SPARES		2
+/* How long a record of a kernel handshake's keys may wait unread. */
+#define KTLS_RX_CHECK_DELAY	msecs_to_jiffies(200)
 
 /* What ktls_rx_decrypt() did with a record, besides failing. */
 enum {
@@ -117,6 +119,8 @@ struct ktls_rx_rec {
  *		framing error earned, not sent yet (0: none)
  * @alert_err:	the errno the stream fails with once it is sent
  * @alert_work:	sends it from process context, under the socket lock
+ * @check_work:	on the keys of a kernel handshake, opens a record left
+ *		unread, so that its errors are answered all the same
  */
 struct ktls_rx {
 	void (*saved_data_ready)(struct sock *sk);
@@ -149,6 +153,7 @@ struct ktls_rx {
 	u8 alert_due;
 	int alert_err;
 	struct work_struct alert_work;
+	struct delayed_work check_work;
 };
 
 static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
@@ -618,6 +623,23 @@ static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
 	WRITE_ONCE(rx->ready, false);
 }
 
+/*
+ * On the keys of a kernel handshake no TLS library above us answers a
+ * record's errors, and the application may never read it: a record left
+ * unread for KTLS_RX_CHECK_DELAY is opened by a work item, onto rx->list
+ * where the next reader finds it (one record ahead at most), so that an
+ * error in it gets its alert all the same.  A reader that keeps up never
+ * leaves it anything to do.
+ */
+static void ktls_rx_check_later(struct sock *sk, struct ktls_rx *rx)
+{
+	if (!ktls_ctx(sk)->keys_from_kernel || rx->closing || rx->stopped)
+		return;
+	sock_hold(sk);
+	if (!schedule_delayed_work(&rx->check_work, KTLS_RX_CHECK_DELAY))
+		sock_put(sk);
+}
+
 static void ktls_rx_data_ready(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
@@ -636,8 +658,10 @@ static void ktls_rx_data_ready(struct sock *sk)
 		if (!schedule_work(&rx->fill_work))
 			sock_put(sk);
 	}
-	if (!was_ready && rx->ready)
+	if (!was_ready && rx->ready) {
 		rx->saved_data_ready(sk);
+		ktls_rx_check_later(sk, rx);
+	}
 }
 
 static void ktls_rx_fill_work(struct work_struct *work)
@@ -650,8 +674,10 @@ static void ktls_rx_fill_work(struct work_struct *work)
 	was_ready = rx->ready;
 	if (!rx->closing &&
 	    !ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL) &&
-	    !was_ready && rx->ready)
+	    !was_ready && rx->ready) {
 		rx->saved_data_ready(sk);
+		ktls_rx_check_later(sk, rx);
+	}
 	release_sock(sk);
 	sock_put(sk);
 }
@@ -737,6 +763,9 @@ static void ktls_rx_reader_release(struct ktls_rx *rx)
 	WRITE_ONCE(rx->reader_present, false);
 	if (wq_has_sleeper(&rx->wq))
 		wake_up(&rx->wq);
+	/* What the reader left in TCP is not framed until more comes. */
+	if (rx->ready || tcp_inq(rx->sk))
+		ktls_rx_check_later(rx->sk, rx);
 }
 
 /*
@@ -1242,6 +1271,33 @@ plain:
 }
 
 /*
+ * Open what nobody reads (ktls_rx_check_later()): a KeyUpdate is
+ * followed, and the records behind it framed on, up to the first other
+ * record, which waits on rx->list; an error fails the stream with its
+ * alert, as in a reader.
+ */
+static void ktls_rx_check_work(struct work_struct *work)
+{
+	struct ktls_rx *rx = container_of(to_delayed_work(work),
+					  struct ktls_rx, check_work);
+	struct sock *sk = rx->sk;
+	struct ktls_ctx *ctx;
+
+	lock_sock(sk);
+	ctx = ktls_ctx(sk);
+	while (!rx->closing && !rx->reader_present && !rx->err &&
+	       !rx->key_expired && rx->cur && list_empty(&rx->list)) {
+		if (!rx->ready)
+			ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
+		if (!rx->ready ||
+		    ktls_rx_decrypt(sk, ctx, rx, NULL, NULL) != KTLS_RX_CONSUMED)
+			break;
+	}
+	release_sock(sk);
+	sock_put(sk);
+}
+
+/*
  * Copy decrypted records from @rec on into @msg, up to @len bytes.  All
  * records one call returns have the same content type, reported by cmsg
  * (*@control, 0 until known); a control record is returned alone, and not
@@ -1598,6 +1654,7 @@ int ktls_rx_init(struct sock *sk)
 	rx->sk = sk;
 	INIT_WORK(&rx->fill_work, ktls_rx_fill_work);
 	INIT_WORK(&rx->alert_work, ktls_rx_alert_work);
+	INIT_DELAYED_WORK(&rx->check_work, ktls_rx_check_work);
 	rx->cur = ktls_rx_rec_alloc(rx);
 	if (!rx->cur) {
 		kfree(rx);
@@ -1612,6 +1669,8 @@ int ktls_rx_init(struct sock *sk)
 
 	/* Records may have arrived before the keys. */
 	ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
+	if (rx->ready || tcp_inq(sk))
+		ktls_rx_check_later(sk, rx);
 	return 0;
 }
 
@@ -1654,6 +1713,8 @@ void ktls_rx_free(struct ktls_ctx *ctx)
 	if (cancel_work_sync(&rx->fill_work))
 		sock_put(rx->sk);
 	if (cancel_work_sync(&rx->alert_work))
+		sock_put(rx->sk);
+	if (cancel_delayed_work_sync(&rx->check_work))
 		sock_put(rx->sk);
 	list_for_each_entry_safe(rec, next, &rx->list, list)
 		ktls_rx_rec_free(rec);
