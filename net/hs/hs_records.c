@@ -326,7 +326,13 @@ static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
 	if (type == KTLS_TYPE_CHANGE_CIPHER) {
 		if (body[0] != 1)
 			return KTLS_ALERT_UNEXPECTED_MESSAGE;
-		/* A client sends it once (RFC 8446 D.4). */
+		/*
+		 * Policy: one, and the next gets unexpected_message.  RFC
+		 * 8446 5 would drop every one, but a client sends it once
+		 * (D.4), and records dropped without limit would let a peer
+		 * keep a handshake busy for free; OpenSSL refuses the second
+		 * too.
+		 */
 		rx->ccs_ok = false;
 		/* In TLS 1.2 it is the key change (RFC 5246 7.1). */
 		if (rx->armed) {
