@@ -39,8 +39,8 @@ struct page;
 /*
  * The one handshake message the record layer handles itself, for the
  * keys of a kernel handshake (RFC 8446 4.6.3), and the fatal alerts the
- * record layer sends on those keys (RFC 8446 6): for a bad KeyUpdate, and
- * for a record that does not open.
+ * record layer sends on those keys (RFC 8446 6): for a bad KeyUpdate, a
+ * record that does not open, and any other record the RFC refuses.
  */
 #define KTLS_KEY_UPDATE_TYPE		24	/* HandshakeType key_update */
 #define KTLS_KEY_UPDATE_LEN		5	/* type, uint24 length, request */
@@ -49,8 +49,11 @@ struct page;
 #define KTLS_ALERT_FATAL_LEVEL		2
 #define KTLS_RX_ALERT_UNEXPECTED	10	/* unexpected_message */
 #define KTLS_RX_ALERT_BAD_RECORD_MAC	20	/* bad_record_mac */
+#define KTLS_RX_ALERT_RECORD_OVERFLOW	22	/* record_overflow */
 #define KTLS_RX_ALERT_ILLEGAL_PARAM	47	/* illegal_parameter */
 #define KTLS_RX_ALERT_DECODE_ERROR	50	/* decode_error */
+#define KTLS_RX_ALERT_PROTOCOL_VERSION	70	/* protocol_version */
+#define KTLS_ALERT_LEN			2	/* level, description */
 
 /* Sizes bounding the per-socket buffers; checked against the table at load. */
 #define KTLS_MAX_KEY_LEN	32
@@ -248,6 +251,8 @@ void ktls_tx_alert(struct sock *sk, u8 desc);
 int ktls_rx_init(struct sock *sk);	/* takes over sk_data_ready */
 void ktls_rx_rekeyed(struct sock *sk);	/* new keys after a KeyUpdate */
 void ktls_rx_close(struct sock *sk);	/* gives sk_data_ready back */
+/* The alert a framing error earned, if not sent yet; socket locked. */
+void ktls_rx_send_alert_due(struct sock *sk);
 void ktls_rx_free(struct ktls_ctx *ctx);
 int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 		 int *addr_len);

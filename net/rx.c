@@ -57,6 +57,8 @@
 #define KTLS_RX_SKB_SG		48
 /* Idle buffers kept for the next records; more are freed. */
 #define KTLS_RX_SPARES		2
+/* How long a record of a kernel handshake's keys may wait unread. */
+#define KTLS_RX_CHECK_DELAY	msecs_to_jiffies(200)
 
 /* What ktls_rx_decrypt() did with a record, besides failing. */
 enum {
@@ -113,6 +115,12 @@ struct ktls_rx_rec {
  * @zc_pages:	the reader's pages, referenced for the AEAD call
  * @sk:		the socket
  * @fill_work:	gives @cur its pages and frames on, when softirq could not
+ * @alert_due:	on the keys of a kernel handshake, the fatal alert a
+ *		framing error earned, not sent yet (0: none)
+ * @alert_err:	the errno the stream fails with once it is sent
+ * @alert_work:	sends it from process context, under the socket lock
+ * @check_work:	on the keys of a kernel handshake, opens a record left
+ *		unread, so that its errors are answered all the same
  */
 struct ktls_rx {
 	void (*saved_data_ready)(struct sock *sk);
@@ -142,6 +150,10 @@ struct ktls_rx {
 	struct page *zc_pages[KTLS_RX_ZC_PAGES];
 	struct sock *sk;
 	struct work_struct fill_work;
+	u8 alert_due;
+	int alert_err;
+	struct work_struct alert_work;
+	struct delayed_work check_work;
 };
 
 static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
@@ -274,12 +286,70 @@ static struct scatterlist *ktls_rx_rec_sgl(struct ktls_rx *rx,
 	return rx->sg_rec;
 }
 
-/* The stream cannot be framed any more: report @err once, like TCP errors. */
+/*
+ * The alert a record header earned (RFC 8446 5, 5.1, 5.2; RFC 5246 6.2),
+ * by the errno upstream's framer gives it, which the stream fails with.
+ */
+static u8 ktls_rx_frame_alert(const struct ktls_prot *prot, int err)
+{
+	switch (err) {
+	case -EMSGSIZE:
+		return KTLS_RX_ALERT_RECORD_OVERFLOW;
+	case -EBADMSG:
+		/* Shorter than a tag: it cannot authenticate. */
+		return KTLS_RX_ALERT_BAD_RECORD_MAC;
+	case -EINVAL:
+		/* A legacy_record_version other than 0x0303, as OpenSSL says. */
+		return prot->version == TLS_1_3_VERSION ?
+		       KTLS_RX_ALERT_DECODE_ERROR :
+		       KTLS_RX_ALERT_PROTOCOL_VERSION;
+	default:
+		return KTLS_RX_ALERT_UNEXPECTED;
+	}
+}
+
+/*
+ * The stream cannot be framed any more: report @err once, like TCP errors.
+ * On the keys of a kernel handshake no TLS library above us can tell the
+ * peer, so the record layer does: the framer may run in softirq, where
+ * nothing may be sent, so the work item (or close(), whichever comes
+ * first) sends the alert, and only then fails the socket, since TCP sends
+ * nothing on a socket with an error.
+ */
 static void ktls_rx_abort(struct sock *sk, struct ktls_rx *rx, int err)
 {
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
 	rx->stopped = true;
+	if (ctx->keys_from_kernel && !rx->closing) {
+		rx->alert_due = ktls_rx_frame_alert(&ctx->prot, err);
+		rx->alert_err = err;
+		sock_hold(sk);
+		if (!schedule_work(&rx->alert_work))
+			sock_put(sk);
+		return;
+	}
 	WRITE_ONCE(sk->sk_err, -err);
 	sk_error_report(sk);
+}
+
+/*
+ * On the keys of a kernel handshake, only the record types the RFC lets
+ * the peer send now: application_data outside in TLS 1.3 (RFC 8446 5:
+ * a ChangeCipherSpec after the handshake is an unexpected record);
+ * alert, handshake and application_data in TLS 1.2 (RFC 5246 6).  The
+ * content type is checked before anything else of the header.
+ */
+static int ktls_rx_parse_header(const struct ktls_ctx *ctx, const u8 *hdr)
+{
+	if (ctx->keys_from_kernel) {
+		if (ctx->prot.version == TLS_1_3_VERSION ?
+		    hdr[0] != KTLS_TYPE_DATA :
+		    hdr[0] != KTLS_TYPE_DATA && hdr[0] != KTLS_TYPE_ALERT &&
+		    hdr[0] != KTLS_TYPE_HANDSHAKE)
+			return -EPROTO;
+	}
+	return ktls_record_parse_header(&ctx->prot, hdr);
 }
 
 struct ktls_rx_frame {
@@ -317,7 +387,7 @@ static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
 			u8 hdr[KTLS_HEADER_LEN];
 
 			ktls_rx_rec_read(rx->cur, 0, hdr, KTLS_HEADER_LEN);
-			ret = ktls_record_parse_header(&f->ctx->prot, hdr);
+			ret = ktls_rx_parse_header(f->ctx, hdr);
 			if (ret < 0) {
 				f->err = ret;
 				desc->count = 0;
@@ -453,7 +523,7 @@ static int ktls_rx_tcp_dec(struct sk_buff *skb, unsigned int off,
 static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
 			  struct ktls_rx *rx, const u8 *hdr)
 {
-	int need = ktls_record_parse_header(&ctx->prot, hdr);
+	int need = ktls_rx_parse_header(ctx, hdr);
 
 	if (need < 0)
 		ktls_rx_abort(sk, rx, need);
@@ -553,6 +623,23 @@ static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
 	WRITE_ONCE(rx->ready, false);
 }
 
+/*
+ * On the keys of a kernel handshake no TLS library above us answers a
+ * record's errors, and the application may never read it: a record left
+ * unread for KTLS_RX_CHECK_DELAY is opened by a work item, onto rx->list
+ * where the next reader finds it (one record ahead at most), so that an
+ * error in it gets its alert all the same.  A reader that keeps up never
+ * leaves it anything to do.
+ */
+static void ktls_rx_check_later(struct sock *sk, struct ktls_rx *rx)
+{
+	if (!ktls_ctx(sk)->keys_from_kernel || rx->closing || rx->stopped)
+		return;
+	sock_hold(sk);
+	if (!schedule_delayed_work(&rx->check_work, KTLS_RX_CHECK_DELAY))
+		sock_put(sk);
+}
+
 static void ktls_rx_data_ready(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
@@ -571,8 +658,10 @@ static void ktls_rx_data_ready(struct sock *sk)
 		if (!schedule_work(&rx->fill_work))
 			sock_put(sk);
 	}
-	if (!was_ready && rx->ready)
+	if (!was_ready && rx->ready) {
 		rx->saved_data_ready(sk);
+		ktls_rx_check_later(sk, rx);
+	}
 }
 
 static void ktls_rx_fill_work(struct work_struct *work)
@@ -585,8 +674,10 @@ static void ktls_rx_fill_work(struct work_struct *work)
 	was_ready = rx->ready;
 	if (!rx->closing &&
 	    !ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL) &&
-	    !was_ready && rx->ready)
+	    !was_ready && rx->ready) {
 		rx->saved_data_ready(sk);
+		ktls_rx_check_later(sk, rx);
+	}
 	release_sock(sk);
 	sock_put(sk);
 }
@@ -672,6 +763,9 @@ static void ktls_rx_reader_release(struct ktls_rx *rx)
 	WRITE_ONCE(rx->reader_present, false);
 	if (wq_has_sleeper(&rx->wq))
 		wake_up(&rx->wq);
+	/* What the reader left in TCP is not framed until more comes. */
+	if (rx->ready || tcp_inq(rx->sk))
+		ktls_rx_check_later(rx->sk, rx);
 }
 
 /*
@@ -751,6 +845,49 @@ static int ktls_rx_open_failed(struct sock *sk, struct ktls_ctx *ctx,
 	return ktls_rx_bad(sk, rx, err);
 }
 
+/*
+ * TLS 1.3: a TLSInnerPlaintext of zeros only has no content type; on the
+ * keys of a kernel handshake RFC 8446 5.4 has us answer unexpected_message.
+ */
+static int ktls_rx_no_type(struct sock *sk, struct ktls_ctx *ctx,
+			   struct ktls_rx *rx, int err)
+{
+	if (ctx->keys_from_kernel)
+		ktls_tx_alert(sk, KTLS_RX_ALERT_UNEXPECTED);
+	return ktls_rx_bad(sk, rx, err);
+}
+
+/*
+ * Send the alert a framing error earned (ktls_rx_abort()), then fail the
+ * stream with its errno.
+ */
+void ktls_rx_send_alert_due(struct sock *sk)
+{
+	struct ktls_rx *rx = ktls_ctx(sk)->rx;
+	u8 desc;
+
+	sock_owned_by_me(sk);
+	if (!rx || !rx->alert_due)
+		return;
+	desc = rx->alert_due;
+	rx->alert_due = 0;
+	ktls_tx_alert(sk, desc);
+	ktls_rx_fail(sk, rx, rx->alert_err);
+}
+
+static void ktls_rx_alert_work(struct work_struct *work)
+{
+	struct ktls_rx *rx = container_of(work, struct ktls_rx, alert_work);
+	struct sock *sk = rx->sk;
+
+	lock_sock(sk);
+	/* close() sent it, or the context is going. */
+	if (!rx->closing)
+		ktls_rx_send_alert_due(sk);
+	release_sock(sk);
+	sock_put(sk);
+}
+
 /* A TLS 1.3 KeyUpdate ends the current keys: nothing more until new ones. */
 static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
 				     struct ktls_rx *rx,
@@ -774,6 +911,28 @@ static int ktls_rx_fatal(struct sock *sk, struct ktls_rx *rx, int err,
 {
 	ktls_tx_alert(sk, alert);
 	return ktls_rx_fail(sk, rx, err);
+}
+
+/*
+ * A record decrypted on the keys of a kernel handshake carries an alert,
+ * a handshake message or application data (RFC 8446 5, RFC 5246 6), and
+ * an alert record one Alert: never empty nor fragmented (RFC 8446 5.1).
+ */
+static int ktls_rx_check_type(struct sock *sk, struct ktls_rx *rx,
+			      const struct ktls_rx_rec *rec)
+{
+	switch (rec->type) {
+	case KTLS_TYPE_ALERT:
+		if (rec->plain != KTLS_ALERT_LEN)
+			return ktls_rx_fatal(sk, rx, -EBADMSG,
+					     KTLS_RX_ALERT_DECODE_ERROR);
+		return 0;
+	case KTLS_TYPE_HANDSHAKE:
+	case KTLS_TYPE_DATA:
+		return 0;
+	default:
+		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
+	}
 }
 
 /*
@@ -1075,12 +1234,17 @@ plain:
 		err = ktls_record_inner_type(rec->pages, prot->prepend_len, pos,
 					     &rec->type);
 		if (err < 0)
-			return ktls_rx_bad(sk, rx, err);
+			return ktls_rx_no_type(sk, ctx, rx, err);
 		pos = err;
 	}
 	rec->off = prot->prepend_len;
 	rec->plain = pos - prot->prepend_len;
 	ktls_record_advance(prot, c);
+	if (ctx->keys_from_kernel) {
+		err = ktls_rx_check_type(sk, rx, rec);
+		if (err)
+			return err;
+	}
 
 	/*
 	 * The kernel's TLS 1.2 handshake never renegotiates (RFC 5746 is
@@ -1104,6 +1268,33 @@ plain:
 	rx->cur = ktls_rx_rec_alloc(rx);
 	ktls_rx_next(sk, rx);
 	return KTLS_RX_QUEUED;
+}
+
+/*
+ * Open what nobody reads (ktls_rx_check_later()): a KeyUpdate is
+ * followed, and the records behind it framed on, up to the first other
+ * record, which waits on rx->list; an error fails the stream with its
+ * alert, as in a reader.
+ */
+static void ktls_rx_check_work(struct work_struct *work)
+{
+	struct ktls_rx *rx = container_of(to_delayed_work(work),
+					  struct ktls_rx, check_work);
+	struct sock *sk = rx->sk;
+	struct ktls_ctx *ctx;
+
+	lock_sock(sk);
+	ctx = ktls_ctx(sk);
+	while (!rx->closing && !rx->reader_present && !rx->err &&
+	       !rx->key_expired && rx->cur && list_empty(&rx->list)) {
+		if (!rx->ready)
+			ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
+		if (!rx->ready ||
+		    ktls_rx_decrypt(sk, ctx, rx, NULL, NULL) != KTLS_RX_CONSUMED)
+			break;
+	}
+	release_sock(sk);
+	sock_put(sk);
 }
 
 /*
@@ -1462,6 +1653,8 @@ int ktls_rx_init(struct sock *sk)
 	init_waitqueue_head(&rx->wq);
 	rx->sk = sk;
 	INIT_WORK(&rx->fill_work, ktls_rx_fill_work);
+	INIT_WORK(&rx->alert_work, ktls_rx_alert_work);
+	INIT_DELAYED_WORK(&rx->check_work, ktls_rx_check_work);
 	rx->cur = ktls_rx_rec_alloc(rx);
 	if (!rx->cur) {
 		kfree(rx);
@@ -1476,6 +1669,8 @@ int ktls_rx_init(struct sock *sk)
 
 	/* Records may have arrived before the keys. */
 	ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
+	if (rx->ready || tcp_inq(sk))
+		ktls_rx_check_later(sk, rx);
 	return 0;
 }
 
@@ -1516,6 +1711,10 @@ void ktls_rx_free(struct ktls_ctx *ctx)
 	/* Set in ktls_rx_close(), or the socket never got this far. */
 	WRITE_ONCE(rx->closing, true);
 	if (cancel_work_sync(&rx->fill_work))
+		sock_put(rx->sk);
+	if (cancel_work_sync(&rx->alert_work))
+		sock_put(rx->sk);
+	if (cancel_delayed_work_sync(&rx->check_work))
 		sock_put(rx->sk);
 	list_for_each_entry_safe(rec, next, &rx->list, list)
 		ktls_rx_rec_free(rec);

@@ -310,6 +310,9 @@ static void ktls_close(struct sock *sk, long timeout)
 	/* A handshake still running stops here, its callbacks given back. */
 	if (ctx->hs)
 		ktls_hs_conn_stop(ctx->hs);
+	/* An alert the record layer owes the peer goes out before close. */
+	if (ktls_rx_on(ctx))
+		ktls_rx_send_alert_due(sk);
 	/* What the application wrote goes out before TCP's FIN. */
 	if (ktls_tx_on(ctx))
 		ktls_tx_close(sk, timeout);

@@ -15,6 +15,8 @@
 #include <linux/string.h>
 #include <linux/unaligned.h>
 
+#include <ktls_hs/kdf.h>
+
 #include "hs_records.h"
 
 /* RFC 8446 5.3: the static iv XORed with the record's sequence number. */
@@ -141,7 +143,13 @@ static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 			return KTLS_ALERT_UNEXPECTED_MESSAGE;
 		break;
 	case KTLS_TYPE_ALERT:
-		/* Nothing the client can say here lets the handshake go on. */
+		/*
+		 * Nothing the client can say here lets the handshake go on;
+		 * but a record that is no Alert (RFC 8446 5.1: never empty,
+		 * never fragmented) gets an answer.
+		 */
+		if (len != KTLS_ALERT_LEN)
+			return KTLS_ALERT_DECODE_ERROR;
 		return KTLS_HS_PEER_ALERT;
 	case KTLS_TYPE_DATA:
 		/* TLS 1.2 has no data before the client's Finished. */
@@ -237,18 +245,60 @@ static int ktls_hs_rx_open12(struct ktls_hs_rx *rx, u8 *body, size_t *len)
 	return 0;
 }
 
+/*
+ * The longest body the RFCs let a client give a message of @type that a
+ * server may wait for: past it, the length itself is malformed.
+ */
+static size_t ktls_hs_rx_max_body(u8 type)
+{
+	switch (type) {
+	case KTLS_HS_CLIENT_HELLO:
+		return KTLS_HS_CLIENT_HELLO_MAX_BODY;
+	case KTLS_HS_CLIENT_KEY_EXCHANGE:
+		/* RFC 8422 5.7: an ECPoint<1..2^8-1>, our only exchange. */
+		return 1 + 255;
+	case KTLS_HS_FINISHED:
+		/* Hash.length (RFC 8446 4.4.4), 12 bytes in TLS 1.2. */
+		return KTLS_HASH_MAX_SIZE;
+	default:
+		return KTLS_HS_MAX_MSG_BODY;
+	}
+}
+
+/*
+ * A message's header is in: its type must be the one the state machine
+ * waits for, and its length possible for the type (decode_error) and
+ * within what we buffer.  A longer message that is legal is refused
+ * with illegal_parameter, as OpenSSL and BoringSSL refuse an excessive
+ * message: the client asked for more than this server holds.
+ */
+static int ktls_hs_rx_msg_header(const struct ktls_hs_rx *rx, size_t body)
+{
+	u8 type = rx->buf[0];
+
+	if (rx->expect && type != rx->expect)
+		return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	if (body > ktls_hs_rx_max_body(type))
+		return KTLS_ALERT_DECODE_ERROR;
+	if (KTLS_HS_MSG_HDR_LEN + body > KTLS_HS_MAX_CLIENT_MSG)
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	return 0;
+}
+
 /* Hand up the buffered message if it is complete. */
 static int ktls_hs_rx_message(struct ktls_hs_rx *rx, const u8 **msg,
 			      size_t *msg_len)
 {
 	size_t need;
+	int err;
 
 	if (rx->msg_len < KTLS_HS_MSG_HDR_LEN)
 		return 0;
-	need = KTLS_HS_MSG_HDR_LEN + get_unaligned_be24(rx->buf + 1);
-	/* More than we are willing to buffer: refused, not malformed. */
-	if (need > KTLS_HS_MAX_CLIENT_MSG)
-		return KTLS_ALERT_ILLEGAL_PARAMETER;
+	need = get_unaligned_be24(rx->buf + 1);
+	err = ktls_hs_rx_msg_header(rx, need);
+	if (err)
+		return err;
+	need += KTLS_HS_MSG_HDR_LEN;
 	if (rx->msg_len < need)
 		return 0;
 	/*
@@ -276,7 +326,13 @@ static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
 	if (type == KTLS_TYPE_CHANGE_CIPHER) {
 		if (body[0] != 1)
 			return KTLS_ALERT_UNEXPECTED_MESSAGE;
-		/* A client sends it once (RFC 8446 D.4). */
+		/*
+		 * Policy: one, and the next gets unexpected_message.  RFC
+		 * 8446 5 would drop every one, but a client sends it once
+		 * (D.4), and records dropped without limit would let a peer
+		 * keep a handshake busy for free; OpenSSL refuses the second
+		 * too.
+		 */
 		rx->ccs_ok = false;
 		/* In TLS 1.2 it is the key change (RFC 5246 7.1). */
 		if (rx->armed) {
@@ -297,7 +353,8 @@ static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
 		if (!type)
 			return 0;
 		if (type == KTLS_TYPE_ALERT)
-			return KTLS_HS_PEER_ALERT;
+			return len == KTLS_ALERT_LEN ? KTLS_HS_PEER_ALERT :
+			       KTLS_ALERT_DECODE_ERROR;
 		/*
 		 * No application data before the client's Finished, and a
 		 * protected ChangeCipherSpec is refused by RFC 8446 5.

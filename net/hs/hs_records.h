@@ -76,6 +76,8 @@ struct ktls_hs_prot {
  * @armed:	TLS 1.2: @prot is keyed, and turns on with the client's
  *		ChangeCipherSpec
  * @early_skip:	bytes of declined early data that may still be skipped
+ * @expect:	the handshake message type the state machine waits for,
+ *		0 for any
  * @buf:	message bytes, then the body of the record in hand
  */
 struct ktls_hs_rx {
@@ -88,6 +90,7 @@ struct ktls_hs_rx {
 	bool ccs_ok;
 	bool armed;
 	u32 early_skip;
+	u8 expect;
 	u8 buf[KTLS_HS_RX_BUF_LEN];
 };
 

@@ -110,6 +110,15 @@ enum {
  * than this is refused before it is buffered.
  */
 #define KTLS_HS_MAX_CLIENT_HELLO	SZ_8K
+/*
+ * RFC 8446 4.1.2 bounds a ClientHello's body: legacy_version, random,
+ * legacy_session_id<0..32>, cipher_suites<2..2^16-2>,
+ * legacy_compression_methods<1..2^8-1>, extensions<8..2^16-1>.
+ */
+#define KTLS_HS_CLIENT_HELLO_MAX_BODY	(2 + 32 + 1 + 32 + 2 + 65534 + \
+					 1 + 255 + 2 + 65535)
+/* A handshake message's length field is 24 bits (RFC 8446 4). */
+#define KTLS_HS_MAX_MSG_BODY		((1 << 24) - 1)
 #define KTLS_HS_MAX_CLIENT_MSG		SZ_8K
 #define KTLS_HS_MAX_ALPN_LEN		255	/* one protocol name */
 #define KTLS_HS_MAX_SNI_LEN		255	/* one DNS host name */

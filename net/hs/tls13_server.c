@@ -462,6 +462,8 @@ static int ktls_hs_add_finished(struct ktls_hs *hs, struct ktls_hs_buf *b)
 	return err;
 }
 
+static int ktls_hs_server_app_keys(struct ktls_hs *hs);
+
 /*
  * EncryptedExtensions, Certificate, CertificateVerify (these two not
  * when resuming), Finished: built
@@ -499,6 +501,8 @@ static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 		err = ktls_transcript_digest(&hs->transcript, hs->th,
 					     hs->hash_len);
 	memzero_explicit(hs->s_hs, sizeof(hs->s_hs));
+	if (!err)
+		err = ktls_hs_server_app_keys(hs);
 	return err;
 }
 
@@ -709,6 +713,24 @@ static int ktls_hs_app_keys(struct ktls_hs *hs, enum ktls_tls13_secret which,
 }
 
 /*
+ * Once our Finished is out, what we send is under our first application
+ * traffic key (RFC 8446 4.4.4, 7.1): the client reads an alert about its
+ * Finished, or a NewSessionTicket, with that key, at sequence number 0.
+ * Both application secrets hang on the transcript through our Finished
+ * alone, so ours is known now; the client's is taken with its Finished.
+ */
+static int ktls_hs_server_app_keys(struct ktls_hs *hs)
+{
+	int err;
+
+	err = ktls_hs_app_keys(hs, KTLS_TLS13_S_AP_TRAFFIC,
+			       hs->keys.secrets.tx, &hs->keys.tx);
+	if (!err)
+		err = ktls_hs_set_keys(hs, hs->keys.secrets.tx, true);
+	return err;
+}
+
+/*
  * RFC 8446 4.6.1: a NewSessionTicket right behind the handshake, under
  * our first application traffic key, so the record layer takes over at
  * the sequence number after it.  The resumption master secret is over
@@ -733,8 +755,6 @@ static int ktls_hs_send_ticket(struct ktls_hs *hs, const u8 *msg, size_t len)
 	if (!err)
 		err = ktls_tls13_derive(s->hash, KTLS_TLS13_RES_MASTER,
 					hs->master, n, th, n, res, n);
-	if (!err)
-		err = ktls_hs_set_keys(hs, hs->keys.secrets.tx, true);
 	if (err)
 		goto out;
 	ktls_hs_tx_stage(&hs->tx, &b);
@@ -766,9 +786,6 @@ static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
 	if (!err)
 		err = ktls_hs_app_keys(hs, KTLS_TLS13_C_AP_TRAFFIC,
 				       hs->keys.secrets.rx, &hs->keys.rx);
-	if (!err)
-		err = ktls_hs_app_keys(hs, KTLS_TLS13_S_AP_TRAFFIC,
-				       hs->keys.secrets.tx, &hs->keys.tx);
 	if (!err) {
 		hs->keys.secrets.hash = hs->suite->hash;
 		hs->keys.secrets.len = hs->hash_len;
@@ -847,6 +864,7 @@ enum ktls_hs_status ktls_hs_received(struct ktls_hs *hs, size_t len)
 	if (!len)
 		return KTLS_HS_RUNNING;
 
+	hs->rx.expect = ktls_hs_steps[hs->state].type;
 	err = ktls_hs_rx_received(&hs->rx, len, &msg, &msg_len);
 	if (!err && msg_len)
 		err = ktls_hs_step(hs, msg, msg_len);

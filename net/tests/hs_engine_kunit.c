@@ -678,6 +678,23 @@ static void tc_finished(struct tc *c, const u8 *m, size_t len)
 	c->got_fin = true;
 }
 
+/*
+ * RFC 8446 4.4.4, 7.1: what the server sends after its Finished is under
+ * its first application traffic key, an alert included.
+ */
+static void tc_server_finished(struct tc *c)
+{
+	struct kunit *test = c->test;
+	u8 s_ap[KTLS_HASH_MAX_SIZE];
+
+	KUNIT_ASSERT_EQ(test, ktls_transcript_digest(&c->t, c->th_sf, c->n), 0);
+	KUNIT_ASSERT_EQ(test, ktls_tls13_derive(c->hash, KTLS_TLS13_S_AP_TRAFFIC,
+						c->master, c->n, c->th_sf,
+						c->n, s_ap, c->n), 0);
+	tc_keys(c, &c->rx_tfm, c->rx_iv, s_ap);
+	c->rx_seq = 0;
+}
+
 static void tc_server_message(struct tc *c, const u8 *m, size_t len)
 {
 	switch (m[0]) {
@@ -702,8 +719,7 @@ static void tc_server_message(struct tc *c, const u8 *m, size_t len)
 	}
 	KUNIT_ASSERT_EQ(c->test, ktls_transcript_update(&c->t, m, len), 0);
 	if (m[0] == KTLS_HS_FINISHED)
-		KUNIT_ASSERT_EQ(c->test, ktls_transcript_digest(&c->t, c->th_sf,
-								c->n), 0);
+		tc_server_finished(c);
 }
 
 static void tc_handshake_bytes(struct tc *c, const u8 *data, size_t len)
@@ -1359,6 +1375,110 @@ static void bad_records(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ktls_hs_alert(c->hs), 0);
 }
 
+/*
+ * A length impossible for the message's type is malformed (decode_error),
+ * found on the header alone; a legal one past what we buffer is refused.
+ */
+static void message_lengths(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config(test);
+	u8 msg[4 + KTLS_HASH_MAX_SIZE];
+	struct tc *c;
+
+	/* A Finished one byte short of Hash.length. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	KUNIT_ASSERT_EQ(test, tc_hello(c), KTLS_HS_RUNNING);
+	KUNIT_ASSERT_EQ(test, ktls_tls13_finished(c->hash, c->c_hs, c->n,
+						  c->th_sf, c->n, msg + 4,
+						  c->n), 0);
+	msg[0] = KTLS_HS_FINISHED;
+	put_unaligned_be24(c->n - 1, msg + 1);
+	tc_send_protected(c, KTLS_TYPE_HANDSHAKE, msg, 4 + c->n - 1);
+	tc_check_failed(c, KTLS_ALERT_DECODE_ERROR, true);
+
+	/* A Finished claiming 64 KB: no hash is that long. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	KUNIT_ASSERT_EQ(test, tc_hello(c), KTLS_HS_RUNNING);
+	tc_send_protected(c, KTLS_TYPE_HANDSHAKE, "\x14\x01\x00\x00", 4);
+	tc_check_failed(c, KTLS_ALERT_DECODE_ERROR, true);
+
+	/* A ClientHello longer than RFC 8446 4.1.2 allows any to be. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	tc_send_plain(c, KTLS_TYPE_HANDSHAKE, "\x01\x03\x00\x00", 4, 4);
+	tc_check_failed(c, KTLS_ALERT_DECODE_ERROR, false);
+
+	/* Legal, but longer than we buffer. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	tc_send_plain(c, KTLS_TYPE_HANDSHAKE, "\x01\x00\x80\x00", 4, 4);
+	tc_check_failed(c, KTLS_ALERT_ILLEGAL_PARAMETER, false);
+
+	/* The wrong type is told on its header, whatever its length. */
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	KUNIT_ASSERT_EQ(test, tc_hello(c), KTLS_HS_RUNNING);
+	tc_send_protected(c, KTLS_TYPE_HANDSHAKE, "\x0b\xff\xff\xff", 4);
+	tc_check_failed(c, KTLS_ALERT_UNEXPECTED_MESSAGE, true);
+}
+
+/* RFC 8446 5.1, 6: an alert record is one Alert, never empty nor split. */
+static void bad_alert_records(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config(test);
+	struct tc *c;
+
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	tc_send_plain(c, KTLS_TYPE_ALERT, "\x02\x28\x00", 3, 3);
+	tc_check_failed(c, KTLS_ALERT_DECODE_ERROR, false);
+
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	tc_header(c->scratch, KTLS_TYPE_ALERT, 0);
+	tc_feed(c, c->scratch, 5);
+	tc_check_failed(c, KTLS_ALERT_DECODE_ERROR, false);
+
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	tc_send_plain(c, KTLS_TYPE_ALERT, "\x02", 1, 1);
+	tc_check_failed(c, KTLS_ALERT_DECODE_ERROR, false);
+
+	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+	KUNIT_ASSERT_EQ(test, tc_hello(c), KTLS_HS_RUNNING);
+	tc_send_protected(c, KTLS_TYPE_ALERT, "", 0);
+	tc_check_failed(c, KTLS_ALERT_DECODE_ERROR, true);
+}
+
+/*
+ * RFC 8446 5.2, 5.4: TLSInnerPlaintext up to 2^14 + 1 bytes is fine,
+ * however much of it is padding; one byte more is record_overflow, sent
+ * under the key the client reads at that point.
+ */
+static void record_limits(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config(test);
+	u8 msg[4 + KTLS_HASH_MAX_SIZE];
+	size_t pad;
+	struct tc *c;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+		KUNIT_ASSERT_EQ(test, tc_hello(c), KTLS_HS_RUNNING);
+		msg[0] = KTLS_HS_FINISHED;
+		put_unaligned_be24(c->n, msg + 1);
+		KUNIT_ASSERT_EQ(test, ktls_tls13_finished(c->hash, c->c_hs,
+							  c->n, c->th_sf, c->n,
+							  msg + 4, c->n), 0);
+		/* Content, its type, padding: 2^14 + 1, then one more. */
+		pad = KTLS_MAX_PLAINTEXT - (4 + c->n) + i;
+		tc_feed(c, c->scratch, tc_seal(c, c->scratch,
+					       KTLS_TYPE_HANDSHAKE, msg,
+					       4 + c->n, pad));
+		if (!i) {
+			tc_read(c);
+			tc_check_done(c);
+		} else {
+			tc_check_failed(c, KTLS_ALERT_RECORD_OVERFLOW, true);
+		}
+	}
+}
+
 static void bad_ccs(struct kunit *test)
 {
 	struct ktls_hs_config *cfg = test_config(test);
@@ -1602,6 +1722,9 @@ static struct kunit_case hs_engine_cases[] = {
 	KUNIT_CASE(early_data_skipped),
 	KUNIT_CASE(bad_finished),
 	KUNIT_CASE(bad_records),
+	KUNIT_CASE(message_lengths),
+	KUNIT_CASE(bad_alert_records),
+	KUNIT_CASE(record_limits),
 	KUNIT_CASE(bad_ccs),
 	KUNIT_CASE(key_change_alignment),
 	KUNIT_CASE(bad_hello),

@@ -113,8 +113,8 @@ class Keys:
         self.seq += 1
         return n
 
-    def seal(self, typ, data):
-        inner = data + bytes([typ])
+    def seal(self, typ, data, pad=0):
+        inner = data + bytes([typ]) + bytes(pad)
         hdr = bytes([APPDATA]) + u16(0x0303) + u16(len(inner) + 16)
         return hdr + self.aead.encrypt(self.nonce(), inner, hdr)
 
@@ -242,28 +242,31 @@ class Handshake:
                     return True
             msgs = msgs[off:]
 
-    def finished(self, corrupt=False):
+    def finished(self, corrupt=False, cut=0, pad=0):
         key = expand_label(self.c_hs, b"finished", b"", 32)
         vd = hmac.new(key, hashlib.sha256(self.transcript).digest(),
                       hashlib.sha256).digest()
         if corrupt:
             vd = bytes([vd[0] ^ 1]) + vd[1:]
-        return self.tx.seal(HANDSHAKE, b"\x14" + (32).to_bytes(3, "big") + vd)
+        vd = vd[:len(vd) - cut]
+        return self.tx.seal(HANDSHAKE,
+                            b"\x14" + len(vd).to_bytes(3, "big") + vd, pad)
 
     def encrypted_alert(self):
-        """An alert the server sent encrypted, under either of its keys."""
+        """
+        An alert the server sent after its Finished: RFC 8446 4.4.4 and
+        7.1 put it under the first server application key, at sequence
+        number 0; under any other key the client could not read it.
+        """
         r = self.c.read_record()
         if not r or r[0] != APPDATA:
             return None
-        for secret, seq in ((self.s_ap, 0), (self.s_hs, self.rx.seq)):
-            k = Keys(secret)
-            k.seq = seq
-            try:
-                typ, data = k.open(r[1], r[2])
-            except Exception:
-                continue
-            if typ == ALERT and len(data) == 2:
-                return data[1]
+        try:
+            typ, data = Keys(self.s_ap).open(r[1], r[2])
+        except Exception:
+            return None
+        if typ == ALERT and len(data) == 2:
+            return data[1]
         return None
 
 
@@ -355,6 +358,22 @@ def test_one_byte_records(srv):
     c.close()
 
 
+def test_padded_finished(srv):
+    """A Finished whose TLSInnerPlaintext is 2^14 + 1 bytes is fine."""
+    c = Conn(srv.port)
+    h = Handshake(c)
+    h.hello()
+    ok = h.server_flight()
+    if ok:
+        c.s.sendall(h.finished(pad=16384 - 36))
+        a = srv.accept(10)
+        ok = a is not None
+        if a:
+            a.close()
+    check("Finished padded to 2^14 + 1 bytes", ok)
+    c.close()
+
+
 def check_plain_alert(srv, name, c, before, alert):
     """c got the plaintext alert and EOF, one more failed, nothing accepted."""
     got = c.plain_alert()
@@ -418,6 +437,14 @@ def hostile_cases(srv):
                        record(HANDSHAKE, client_hello(no_share)),
                        "missing_extension")
 
+    expect_plain_alert(srv, "empty alert record", record(ALERT, b""),
+                       "decode_error")
+    expect_plain_alert(srv, "ClientHello longer than RFC 8446 allows",
+                       record(HANDSHAKE, b"\x01\x03\x00\x00"),
+                       "decode_error")
+    expect_plain_alert(srv, "ClientHello longer than the server holds",
+                       record(HANDSHAKE, b"\x01\x00\x80\x00"),
+                       "illegal_parameter")
     expect_plain_alert(srv, "application data instead of a ClientHello",
                        record(APPDATA, b"GET / HTTP/1.1\r\n\r\n"),
                        "unexpected_message")
@@ -447,7 +474,7 @@ def main():
     key = int(os.environ["KTLS_HS_KEY"])
     srv = Server(key)
     print("TAP version 13")
-    print("1..15")
+    print("1..26")
     test_full(srv)
     test_one_byte_records(srv)
     hostile_cases(srv)
@@ -462,6 +489,29 @@ def main():
     expect_encrypted_alert(srv, "ChangeCipherSpec with a wrong byte",
                            lambda h: record(CCS, b"\x02"),
                            "unexpected_message")
+    expect_encrypted_alert(srv, "Finished with a truncated verify_data",
+                           lambda h: h.finished(cut=1), "decode_error")
+    expect_encrypted_alert(srv, "Finished claiming 64 KB",
+                           lambda h: h.tx.seal(HANDSHAKE,
+                                               b"\x14\x01\x00\x00"),
+                           "decode_error")
+    expect_encrypted_alert(srv, "Finished record with a flipped tag bit",
+                           lambda h: tamper(h.finished()), "bad_record_mac")
+    expect_encrypted_alert(srv, "empty protected alert",
+                           lambda h: h.tx.seal(ALERT, b""), "decode_error")
+    expect_encrypted_alert(srv, "unencrypted Finished",
+                           lambda h: record(HANDSHAKE,
+                                            b"\x14\x00\x00\x20" +
+                                            bytes(32)),
+                           "unexpected_message")
+    expect_encrypted_alert(srv, "zero-length application data",
+                           lambda h: h.tx.seal(APPDATA, b""),
+                           "unexpected_message")
+    # RFC 8446 5.4: TLSInnerPlaintext up to 2^14 + 1 bytes, no more.
+    expect_encrypted_alert(srv, "Finished padded to 2^14 + 2 bytes",
+                           lambda h: h.finished(pad=16384 - 36 + 1),
+                           "record_overflow")
+    test_padded_finished(srv)
     st = srv.stats()
     check("no handshake left in progress", st["in_progress"] == 0, str(st))
     srv.ls.close()

@@ -394,7 +394,7 @@ def main():
     key = int(os.environ["KTLS_HS_KEY"])
     srv = Server12(key)
     print("TAP version 13")
-    print("1..23")
+    print("1..31")
     c, _, a = full(srv, "TLS 1.2 handshake, data after Finished, 64 KB "
                    "echoed both ways")
     c.close()
@@ -406,6 +406,20 @@ def main():
                     errno.EPROTO, "unexpected_message")
     after_handshake(srv, "a record that fails authentication", tampered,
                     errno.EBADMSG, "bad_record_mac")
+    # Refused by the framer, on the header (RFC 5246 6.2).
+    after_handshake(srv, "a ChangeCipherSpec after the handshake",
+                    lambda h: record(CCS, b"\x01"), errno.EPROTO,
+                    "unexpected_message")
+    after_handshake(srv, "a record body of 2^14 + 25 bytes",
+                    lambda h: bytes([APPDATA]) + u16(0x0303) +
+                    u16(16384 + 8 + 16 + 1), errno.EMSGSIZE,
+                    "record_overflow")
+    after_handshake(srv, "a record of version 0x0301",
+                    lambda h: record(APPDATA, bytes(40), 0x0301),
+                    errno.EINVAL, "protocol_version")
+    after_handshake(srv, "an empty alert",
+                    lambda h: h.tx.seal(ALERT, b""), errno.EBADMSG,
+                    "decode_error")
     opt = Server12(key, ems_optional=True)
     c, _, a = full(opt, "no extended master secret, listener opted out")
     c.close()
