@@ -188,8 +188,8 @@ void fuzz_engine_end(struct fuzz_engine *fe)
 		    keys.tx.info.version != s->version ||
 		    (s->version != 0x0303 && s->version != 0x0304))
 			abort();
-		if (memchr(s->alpn, 0, sizeof(s->alpn)) == NULL ||
-		    memchr(s->sni, 0, sizeof(s->sni)) == NULL)
+		if (!memchr(s->alpn, 0, sizeof(s->alpn)) ||
+		    !memchr(s->sni, 0, sizeof(s->sni)))
 			abort();
 		break;
 	default:

@@ -287,11 +287,11 @@ static void server_hello(struct seen *s, const u8 *m, size_t len)
 		u16 type = be(m + off, 2);
 		const u8 *d = m + off + 4;
 
-		if (type == 0x002b)
+		if (type == 0x002b) {
 			s->version = be(d, 2);
-		else if (type == 0x0033)
+		} else if (type == 0x0033) {
 			s->group = be(d, 2);
-		else if (type == 0x002c) {
+		} else if (type == 0x002c) {
 			s->cookie_len = be(d, 2);
 			memcpy(s->cookie, d + 2, s->cookie_len);
 		}
@@ -331,14 +331,15 @@ static void read_server(struct seen *s)
 	while (left >= 5 && left >= 5 + be(p + 3, 2)) {
 		size_t len = be(p + 3, 2);
 
-		if (p[0] == 20)
+		unsigned int nonce = s->suite == 0xcca9 ? 0 : 8;
+
+		if (p[0] == 20) {
 			s->ccs = true;
-		else if (p[0] == 22 && (!s->ccs || s->version == 0x0304))
+		} else if (p[0] == 22 && (!s->ccs || s->version == 0x0304)) {
 			handshake(s, p + 5, len);
-		else if (p[0] == 22 && s->version == 0x0303)
-			handshake(s, p + 5 + (s->suite == 0xcca9 ? 0 : 8),
-				  len - (s->suite == 0xcca9 ? 0 : 8) - TAG_LEN);
-		else if (p[0] == 23 && len > TAG_LEN) {
+		} else if (p[0] == 22 && s->version == 0x0303) {
+			handshake(s, p + 5 + nonce, len - nonce - TAG_LEN);
+		} else if (p[0] == 23 && len > TAG_LEN) {
 			size_t n = len - TAG_LEN;
 
 			while (n && !p[5 + n - 1])
@@ -435,7 +436,7 @@ static void play(const char *dir, const char *name, u8 cfg0, u8 cfg1,
 		 const struct buf *first, struct hello *h, enum expect want,
 		 struct seen *out)
 {
-	static const char *status[] = { "running", "done", "failed", "handed back" };
+	static const char * const status[] = { "running", "done", "failed", "handed back" };
 	struct conv *c = calloc(1, sizeof(*c));
 	struct buf *b = calloc(1, sizeof(*b));
 	u8 cfg[FUZZ_CFG_LEN] = { cfg0, cfg1 };
@@ -634,7 +635,7 @@ static void captured(const char *dir, const char *path)
 		abort();
 	b->n = fread(b->d, 1, sizeof(b->d), f);
 	fclose(f);
-	for (i = 0; i < sizeof(cfgs) / sizeof(cfgs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cfgs); i++) {
 		snprintf(name, sizeof(name), "client-%s-%u", base, i);
 		play(dir, name, cfgs[i][0], cfgs[i][1], b, NULL, EXPECT_ANY,
 		     NULL);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Seed corpora for every target, made fresh at build time from known
 # sources: keys and certificates from openssl(1), ClientHellos of real
-# clients captured on a local socket (capture.py), and whole
+# clients (openssl, gnutls-cli, curl, and Go's crypto/tls where Go is
+# installed) captured on a local socket (capture.py), and whole
 # conversations recorded against the engine (fuzz-seeds).
 #
 #   seeds.sh BUILD OUTDIR
@@ -61,6 +62,11 @@ clients=(
 	curl "curl -sk https://$to/"
 	curl-12 "curl -sk --tlsv1.2 --tls-max 1.2 https://$to/"
 )
+# Go's crypto/tls too, where Go is installed (the standard library only).
+if command -v go >/dev/null &&
+   GO111MODULE=off go build -o "$tmp/goclient" "$here/goclient.go"; then
+	clients+=(go "$tmp/goclient $to" go-12 "$tmp/goclient $to tls12")
+fi
 python3 "$here/capture.py" "$tmp/clients" "${clients[@]}"
 
 # ------------------------------------------ recorded conversations
