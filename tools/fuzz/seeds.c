@@ -84,6 +84,7 @@ struct hello {
 	const char *sni;
 	const char *alpn;	/* wire format */
 	bool ems;
+	bool early_data;
 	bool ticket_ext;
 	const u8 *ticket;
 	size_t ticket_len;
@@ -171,6 +172,10 @@ static void client_hello(struct buf *out, const struct hello *h)
 	}
 	if (h->ems) {
 		put16(b, 0x0017);
+		put16(b, 0);
+	}
+	if (h->early_data) {
+		put16(b, 0x002a);
 		put16(b, 0);
 	}
 	if (h->ticket_ext) {
@@ -538,7 +543,7 @@ static struct hello hello12(u16 suite, u16 group)
 
 static void own_seeds(const char *dir)
 {
-	struct seen t13, t12;
+	struct seen t13, t13_384, t12;
 	struct hello h;
 
 	h = hello13(0x1301, 0x001d);
@@ -546,7 +551,8 @@ static void own_seeds(const char *dir)
 	play_hello(dir, "own-13-aes128-x25519-alpn-ticket", V13 | TICKETS |
 		   FUZZ_CFG_ALPN, 0, &h, EXPECT_DONE, &t13);
 	h = hello13(0x1302, 0x0017);
-	play_hello(dir, "own-13-aes256-p256", V13, 0, &h, EXPECT_DONE, NULL);
+	play_hello(dir, "own-13-aes256-p256-ticket", V13 | TICKETS, 0, &h,
+		   EXPECT_DONE, &t13_384);
 	h = hello13(0x1303, 0x001d);
 	h.sni = "b.example";
 	play_hello(dir, "own-13-chacha-second-identity", V13,
@@ -576,10 +582,24 @@ static void own_seeds(const char *dir)
 		h.binder_len = 32;
 		play_hello(dir, "own-13-resume-psk-dhe", V13 | TICKETS, 0, &h,
 			   EXPECT_DONE, NULL);
+		/* 0-RTT offered: refused, and its records to be skipped. */
+		h.early_data = true;
+		play_hello(dir, "own-13-resume-early-data", V13 | TICKETS, 0, &h,
+			   EXPECT_DONE, NULL);
+		h.early_data = false;
 		h.psk_mode = 1;
 		h.nr_shares = 0;
 		play_hello(dir, "own-13-resume-psk-ke", V13 | TICKETS, 0, &h,
 			   EXPECT_ANY, NULL);
+	}
+	if (t13_384.ticket_len) {
+		h = hello13(0x1302, 0x0017);
+		h.psk_id = t13_384.ticket;
+		h.psk_id_len = t13_384.ticket_len;
+		h.psk_age = t13_384.age_add;
+		h.binder_len = 48;
+		play_hello(dir, "own-13-resume-sha384", V13 | TICKETS, 0, &h,
+			   EXPECT_DONE, NULL);
 	}
 
 	h = hello12(0xc02b, 0x001d);
