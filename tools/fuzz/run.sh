@@ -21,6 +21,7 @@ for t in "${targets[@]}"; do
 	crash=$out/crash/$t
 	log=$out/logs/$t.log
 	mkdir -p "$corpus" "$crash" "$out/logs"
+	before=$(ls "$crash" | wc -l)
 	"$out/build/fuzz-$t" -max_total_time="$secs" -print_final_stats=1 \
 		-close_fd_mask=3 -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix="$crash/" "$corpus" "$out/seeds/$t" >"$log" 2>&1
@@ -31,8 +32,9 @@ for t in "${targets[@]}"; do
 	edges=$(echo "$cov" | awk '{print $2}')
 	ft=$(echo "$cov" | awk '{print $4}')
 	result=ok
-	if [ $rc -ne 0 ] || [ -n "$(ls -A "$crash")" ]; then
-		result="CRASH: $(ls "$crash" | head -3 | tr '\n' ' ')(see $log)"
+	# Inputs of an earlier run stay until removed; only new ones count.
+	if [ $rc -ne 0 ] || [ "$(ls "$crash" | wc -l)" -ne "$before" ]; then
+		result="CRASH: $(ls -t "$crash" | head -3 | tr '\n' ' ')(see $log)"
 		failed=1
 	fi
 	printf '%-8s %10s %8s %8s %8s  %s\n' "$t" "${execs:-?}" "${rate:-?}" \
