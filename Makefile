@@ -16,7 +16,7 @@ KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 
-.PHONY: all modules clean install check quick deps lint crypto bench bench-hs demo help
+.PHONY: all modules clean install check quick deps lint crypto fuzz bench bench-hs demo help
 
 all: modules
 
@@ -57,6 +57,13 @@ lint:
 crypto:
 	$(MAKE) -C tools/crypto check bench
 
+# libFuzzer with ASan/UBSan on the handshake engine, the identity
+# parsers and the record framer, each FUZZ_SECONDS in turn: execs/s
+# and edge coverage per target; a crash fails and is kept in out/fuzz/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) -C tools/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
+
 # ktls_hs.ko against the in-tree tls.ko in one VM boot: a table of ratios.
 bench:
 	tools/bench/run
@@ -77,6 +84,7 @@ help:
 	@echo 'quick    KERNEL=distro|debug SUITES=kunit,selftests,upstream'
 	@echo 'lint     W=1, sparse and checkpatch'
 	@echo 'crypto   P-256 in userspace: known answers, constant-time check, benchmark'
+	@echo 'fuzz     libFuzzer on the engine, parsers and framer, FUZZ_SECONDS each'
 	@echo 'demo     HTTPS with the handshake in the kernel, in a VM, fetched with curl'
 	@echo 'deps     install the packages the runner needs (apt, pip)'
 	@echo 'bench    throughput of ktls_hs.ko over the in-tree tls.ko, in a VM'

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Userspace stand-in for the kernel's lib/crypto SHA-256 interface
- * (<crypto/sha2.h> in 6.12), mapped onto libcrypto's SHA256_*.
+ * (<crypto/sha2.h> in 6.12), mapped onto libcrypto's SHA256_*, and the
+ * SHA-384 sizes the crypto API's users need.
  */
 #ifndef _P256_SHIM_CRYPTO_SHA2_H
 #define _P256_SHIM_CRYPTO_SHA2_H
@@ -13,6 +14,15 @@
 
 #define SHA256_DIGEST_SIZE	32
 #define SHA256_BLOCK_SIZE	64
+#define SHA384_DIGEST_SIZE	48
+#define SHA384_BLOCK_SIZE	128
+
+/* The kernel's, for the size check in crypto/hash.c. */
+struct sha512_state {
+	u64 state[8];
+	u64 count[2];
+	u8 buf[SHA384_BLOCK_SIZE];
+};
 
 struct sha256_state {
 	SHA256_CTX ctx;

@@ -8,6 +8,7 @@
 #define _P256_SHIM_LINUX_TYPES_H
 
 #include_next <linux/types.h>
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +32,16 @@ typedef unsigned __int128 u128;
 #endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What the kernel's headers bring in everywhere, <linux/types.h> or not. */
+#define __aligned(n)		__attribute__((__aligned__(n)))
+#undef static_assert
+#define static_assert(e, ...)	_Static_assert(e, #e __VA_ARGS__)
+#define BUILD_BUG_ON(c)		_Static_assert(!(c), #c)
+#define U8_MAX			UINT8_MAX
+#define U16_MAX			UINT16_MAX
+#define U32_MAX			UINT32_MAX
+#define U64_MAX			UINT64_MAX
 
 /* Under valgrind the constant-time check marks secrets undefined; these are not. */
 #define p256_declassify(ptr, len) VALGRIND_MAKE_MEM_DEFINED(ptr, len)

@@ -27,8 +27,11 @@ APT_PACKAGES = [
     "keyutils", "python3", "python3-cryptography", "valgrind",
     # the offload test reads the simulated NIC's counters with ethtool -S
     "ethtool",
-    # the interop suite's and the handshake tests' real peers
+    # the interop suite's and the handshake tests' real peers, whose
+    # ClientHellos are also the handshake fuzzer's seeds
     "openssl", "curl", "nginx", "gnutls-bin",
+    # the fuzz targets: clang's libFuzzer, ASan and UBSan
+    "clang-16", "libclang-rt-16-dev",
 ]
 PIP_PACKAGES = ["virtme-ng==1.42"]
 

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// A TLS client of Go's crypto/tls, for capture.py: its ClientHello is a
+// seed of the handshake fuzzer.  Built and run by seeds.sh only where Go
+// is installed.
+//
+//	goclient HOST:PORT [tls12]
+package main
+
+import (
+	"crypto/tls"
+	"os"
+)
+
+func main() {
+	cfg := &tls.Config{
+		ServerName:         "a.example",
+		InsecureSkipVerify: true,
+		NextProtos:         []string{"h2", "http/1.1"},
+		ClientSessionCache: tls.NewLRUClientSessionCache(1),
+	}
+	if len(os.Args) > 2 && os.Args[2] == "tls12" {
+		cfg.MaxVersion = tls.VersionTLS12
+	}
+	conn, err := tls.Dial("tcp", os.Args[1], cfg)
+	if err != nil {
+		os.Exit(1)
+	}
+	conn.Close()
+}
