@@ -158,6 +158,9 @@ static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 	default:
 		return KTLS_ALERT_UNEXPECTED_MESSAGE;
 	}
+	/* The body lands behind the pending message bytes, in the buffer. */
+	if (rx->msg_len + len > sizeof(rx->buf))
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
 	rx->body_len = len;
 	rx->body_got = 0;
 	return 0;
@@ -246,8 +249,11 @@ static int ktls_hs_rx_message(struct ktls_hs_rx *rx, const u8 **msg,
 	if (rx->msg_len < KTLS_HS_MSG_HDR_LEN)
 		return 0;
 	need = KTLS_HS_MSG_HDR_LEN + get_unaligned_be24(rx->buf + 1);
-	/* More than we are willing to buffer: refused, not malformed. */
-	if (need > KTLS_HS_MAX_CLIENT_MSG)
+	/*
+	 * More than we are willing to buffer: refused, not malformed (the
+	 * alert OpenSSL gives a message over its limit too).
+	 */
+	if (need > sizeof(rx->buf))
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
 	if (rx->msg_len < need)
 		return 0;

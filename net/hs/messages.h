@@ -105,11 +105,13 @@ enum {
 #define KTLS_P256_SHARE_LEN		65
 
 /*
- * Limits on what a client may make us hold.  A ClientHello is rarely
- * over 2 KB (post-quantum shares bring it to ~1.8 KB); anything bigger
- * than this is refused before it is buffered.
+ * Limits on what a client may make us hold.  The engine keeps this many
+ * bytes of a message in hand while the next record (up to 2^14 + 256
+ * bytes) is read behind them, and a message may fill both: ~24 KB, so a
+ * ClientHello in plaintext records has room for GREASE, post-quantum
+ * shares and a few hundred shares of groups we do not know.  Anything
+ * bigger is refused before it is buffered.
  */
-#define KTLS_HS_MAX_CLIENT_HELLO	SZ_8K
 #define KTLS_HS_MAX_CLIENT_MSG		SZ_8K
 #define KTLS_HS_MAX_ALPN_LEN		255	/* one protocol name */
 #define KTLS_HS_MAX_SNI_LEN		255	/* one DNS host name */

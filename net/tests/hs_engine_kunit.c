@@ -1334,9 +1334,9 @@ static void bad_records(struct kunit *test)
 	tc_feed(c, hdr, sizeof(hdr));
 	tc_check_failed(c, KTLS_ALERT_UNEXPECTED_MESSAGE, false);
 
-	/* A ClientHello longer than we buffer. */
+	/* A ClientHello longer than we buffer (8 KiB plus a record). */
 	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
-	tc_send_plain(c, KTLS_TYPE_HANDSHAKE, "\x01\x00\x40\x00", 4, 4);
+	tc_send_plain(c, KTLS_TYPE_HANDSHAKE, "\x01\x00\x80\x00", 4, 4);
 	tc_check_failed(c, KTLS_ALERT_ILLEGAL_PARAMETER, false);
 
 	/* Another message than ClientHello first. */
