@@ -14,6 +14,8 @@
 #include <linux/bits.h>
 #include <linux/string.h>
 
+#include <ktls_hs/kdf.h>
+
 #include "codec.h"
 #include "wire.h"
 
@@ -423,6 +425,54 @@ bool ktls_hs_ch_key_share(const struct ktls_hs_client_hello *ch, u16 group,
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ch_key_share);
+
+/* Extensions a second ClientHello may change (RFC 8446 4.1.2). */
+static bool ch_retry_may_change(u16 type)
+{
+	switch (type) {
+	case KTLS_EXT_KEY_SHARE:
+	case KTLS_EXT_EARLY_DATA:
+	case KTLS_EXT_COOKIE:
+	case KTLS_EXT_PRE_SHARED_KEY:
+	case KTLS_EXT_PADDING:
+		return true;
+	}
+	return false;
+}
+
+int ktls_hs_ch_retry_digest(const u8 *msg, size_t len,
+			    const struct ktls_hs_client_hello *ch,
+			    u8 out[KTLS_HS_CH_DIGEST_LEN])
+{
+	const u8 *head = msg + KTLS_HS_MSG_HDR_LEN;
+	const u8 *tail = ch->compression.data + ch->compression.len;
+	struct ktls_rd walk, exts, data;
+	struct ktls_transcript t;
+	const u8 *at;
+	u16 type;
+	int err;
+
+	/* legacy_version through legacy_compression_methods, whole. */
+	err = ktls_transcript_init(&t, KTLS_HASH_SHA256);
+	if (!err)
+		err = ktls_transcript_update(&t, head, tail - head);
+	/* The parser checked the framing of what follows. */
+	ktls_rd_init(&walk, tail, msg + len - tail);
+	if (!ktls_rd_vec(&walk, 2, &exts))
+		ktls_rd_init(&exts, NULL, 0);
+	while (!err && !ktls_rd_empty(&exts)) {
+		at = exts.p;
+		if (!ktls_rd_u16(&exts, &type) || !ktls_rd_vec(&exts, 2, &data))
+			break;
+		if (!ch_retry_may_change(type))
+			err = ktls_transcript_update(&t, at, exts.p - at);
+	}
+	if (!err)
+		err = ktls_transcript_digest(&t, out, KTLS_HS_CH_DIGEST_LEN);
+	ktls_transcript_wipe(&t);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ch_retry_digest);
 
 /* Whether the client's ALPN list holds the name @want. */
 static bool ch_alpn_offered(const struct ktls_hs_client_hello *ch,

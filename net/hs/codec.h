@@ -143,6 +143,20 @@ bool ktls_hs_vec_has_u8(const struct ktls_hs_vec *vec, u8 value);
 bool ktls_hs_ch_key_share(const struct ktls_hs_client_hello *ch, u16 group,
 			  struct ktls_hs_vec *share);
 
+/* Size of what ktls_hs_ch_retry_digest() writes: a SHA-256. */
+#define KTLS_HS_CH_DIGEST_LEN	32
+
+/*
+ * RFC 8446 4.1.2: a digest of what the ClientHello @msg (of @len bytes,
+ * parsed into @ch) must repeat after a HelloRetryRequest: all but the
+ * key_share, early_data, cookie, pre_shared_key and padding extensions,
+ * the other extensions in their order.  Two hellos with the same digest
+ * differ in nothing else.  0 or a negative errno.
+ */
+int ktls_hs_ch_retry_digest(const u8 *msg, size_t len,
+			    const struct ktls_hs_client_hello *ch,
+			    u8 out[KTLS_HS_CH_DIGEST_LEN]);
+
 /*
  * Pick the first protocol of the server's @ours (the contents of an ALPN
  * protocol_name_list, entries of length(1) name, as the listener was
