@@ -76,6 +76,7 @@ enum {
 };
 
 /* ProtocolVersion */
+#define KTLS_VERSION_SSL30		0x0300
 #define KTLS_VERSION_TLS12		0x0303
 #define KTLS_VERSION_TLS13		0x0304
 

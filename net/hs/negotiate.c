@@ -146,11 +146,18 @@ bool ktls_hs_version_enabled(const struct ktls_hs_config *cfg, u16 version)
 /*
  * RFC 8446 4.2.1: supported_versions, when present, is all that counts;
  * without it the client speaks up to its legacy_version (RFC 5246 E.1).
+ * A legacy_version of SSL 3.0 (0x0300) or below is refused whatever
+ * supported_versions says: D.5 demands protocol_version for 0x0300 (and
+ * RFC 7568 forbids SSL 3.0), and lower values name no version at all;
+ * as OpenSSL does, we treat the whole range 0x0000-0x0300 alike.
  */
 u16 ktls_hs_choose_version(const struct ktls_hs_config *cfg,
 			   const struct ktls_hs_client_hello *ch)
 {
 	bool listed = ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_VERSIONS);
+
+	if (ch->legacy_version <= KTLS_VERSION_SSL30)
+		return 0;
 
 	if (listed && ktls_hs_vec_has_u16(&ch->versions, KTLS_VERSION_TLS13) &&
 	    ktls_hs_version_enabled(cfg, KTLS_VERSION_TLS13))
