@@ -169,6 +169,33 @@ u16 ktls_hs_choose_version(const struct ktls_hs_config *cfg,
 	return 0;
 }
 
+/*
+ * RFC 8446 9.2: without a pre_shared_key, signature_algorithms and
+ * supported_groups are mandatory; supported_groups and key_share come
+ * together or not at all, with or without one.  4.2.9: a PSK offer comes
+ * with its modes.  Any of these missing is missing_extension.  A PSK
+ * offer without signature_algorithms is still refused: we may have to
+ * fall back to a full handshake, and that needs a signature algorithm.
+ */
+static int ktls_hs_check_extensions(const struct ktls_hs_client_hello *ch)
+{
+	bool psk = ktls_hs_ch_has(ch, KTLS_EXTB_PRE_SHARED_KEY);
+	bool groups = ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_GROUPS);
+
+	if (groups != ktls_hs_ch_has(ch, KTLS_EXTB_KEY_SHARE) ||
+	    (!psk && !groups) ||
+	    !ktls_hs_ch_has(ch, KTLS_EXTB_SIGNATURE_ALGORITHMS) ||
+	    (psk && !ktls_hs_ch_has(ch, KTLS_EXTB_PSK_KEY_EXCHANGE_MODES)))
+		return KTLS_ALERT_MISSING_EXTENSION;
+	/*
+	 * A PSK without (EC)DHE (psk_ke) is a mode we do not offer: it
+	 * would have nothing to resume from but the PSK.
+	 */
+	if (!groups)
+		return KTLS_ALERT_HANDSHAKE_FAILURE;
+	return 0;
+}
+
 /* What a ClientHello leads to, or the alert it deserves. */
 int ktls_hs_negotiate(const struct ktls_hs_config *cfg,
 		      const struct ktls_hs_client_hello *ch,
@@ -180,16 +207,12 @@ int ktls_hs_negotiate(const struct ktls_hs_config *cfg,
 	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_VERSIONS) ||
 	    !ktls_hs_vec_has_u16(&ch->versions, KTLS_VERSION_TLS13))
 		return KTLS_ALERT_PROTOCOL_VERSION;
-	/*
-	 * RFC 8446 9.2: without a PSK (and we take none) these are
-	 * mandatory; 4.2.9: a PSK offer comes with its modes.
-	 */
-	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SIGNATURE_ALGORITHMS) ||
-	    !ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_GROUPS) ||
-	    !ktls_hs_ch_has(ch, KTLS_EXTB_KEY_SHARE) ||
-	    (ktls_hs_ch_has(ch, KTLS_EXTB_PRE_SHARED_KEY) &&
-	     !ktls_hs_ch_has(ch, KTLS_EXTB_PSK_KEY_EXCHANGE_MODES)))
-		return KTLS_ALERT_MISSING_EXTENSION;
+	err = ktls_hs_check_extensions(ch);
+	if (err)
+		return err;
+	/* RFC 8446 4.1.2: "exactly one byte, set to zero". */
+	if (ch->compression.len != 1 || ch->compression.data[0])
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
 	/* Only an answer to a HelloRetryRequest carries one, and ours don't. */
 	if (ktls_hs_ch_has(ch, KTLS_EXTB_COOKIE))
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
