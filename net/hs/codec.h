@@ -124,8 +124,8 @@ static inline bool ktls_hs_ch_has(const struct ktls_hs_client_hello *ch,
  * are skipped, but not repeated.  Version negotiation and what is
  * *supported* is the state machine's business, not the parser's.
  * A message with a type other than ClientHello gets unexpected_message;
- * one with more than 64 unknown extensions or 32 key shares gets
- * decode_error (a bound on the work of finding duplicates).  On error
+ * one with more than 1024 extensions gets decode_error (a bound on the
+ * work of finding duplicates).  On error
  * @ch holds nothing useful.
  */
 int ktls_hs_parse_client_hello(const u8 *msg, size_t len,

@@ -58,16 +58,40 @@ static int ktls_hs_choose_suite(const struct ktls_hs_config *cfg,
 	return KTLS_ALERT_HANDSHAKE_FAILURE;
 }
 
-/* RFC 8446 4.2.8: no share for a group the client did not offer. */
-static int ktls_hs_check_shares(const struct ktls_hs_client_hello *ch)
+/* How many of the client's key shares are of @group. */
+static unsigned int ktls_hs_count_shares(const struct ktls_hs_client_hello *ch,
+					 u16 group)
 {
 	const u8 *p = ch->key_shares.data;
 	const u8 *end = p + ch->key_shares.len;
+	unsigned int nr = 0;
 
+	/* The parser checked the framing; this only walks it. */
 	while (end - p >= 4) {
-		if (!ktls_hs_vec_has_u16(&ch->groups, get_unaligned_be16(p)))
-			return KTLS_ALERT_ILLEGAL_PARAMETER;
+		if (get_unaligned_be16(p) == group)
+			nr++;
 		p += 4 + get_unaligned_be16(p + 2);
+	}
+	return nr;
+}
+
+/*
+ * RFC 8446 4.2.8: no two shares of a group, none of a group the client
+ * did not list.  Servers "MAY check"; we do for the groups we implement,
+ * in one pass each, and ignore the rest as 4.2.7 asks of what a server
+ * does not recognise (GREASE, new and unassigned code points): checking
+ * those would cost time quadratic in a hello of hundreds of them, and
+ * refuse clients for the contents of entries we would never use.
+ */
+static int ktls_hs_check_shares(const struct ktls_hs_client_hello *ch)
+{
+	unsigned int i, nr;
+
+	for (i = 0; i < ARRAY_SIZE(ktls_hs_groups); i++) {
+		nr = ktls_hs_count_shares(ch, ktls_hs_groups[i].id);
+		if (nr > 1 || (nr && !ktls_hs_vec_has_u16(&ch->groups,
+							  ktls_hs_groups[i].id)))
+			return KTLS_ALERT_ILLEGAL_PARAMETER;
 	}
 	return 0;
 }
@@ -84,6 +108,11 @@ static int ktls_hs_choose_group(const struct ktls_hs_config *cfg,
 		if (!(cfg->groups & g->bit) ||
 		    !ktls_hs_ch_key_share(ch, g->id, &share))
 			continue;
+		/*
+		 * 4.2.8.1-2: the one length and form of the group, so an
+		 * empty share is of the wrong length too; whether it is a
+		 * point of the curve is the ECDH's check.
+		 */
 		if (share.len != g->share_len ||
 		    (g->id == KTLS_GROUP_SECP256R1 && share.data[0] != 0x04))
 			return KTLS_ALERT_ILLEGAL_PARAMETER;
