@@ -369,6 +369,23 @@ def hostile_cases(srv):
                  "unexpected_message",
                  lambda h: record(HANDSHAKE, hs_msg(20, bytes(12))))
 
+    # RFC 8446 D.5 / RFC 7568: SSL 3.0 or below, with and without
+    # supported_versions naming 1.2.
+    for v in (0x0000, 0x0200, 0x0300):
+        for listed in (False, True):
+            exts = std_exts()
+            if listed:
+                exts.append(ext(43, vec8(u16(0x0303))))
+            ch = bytearray(client_hello(exts))
+            ch[4:6] = u16(v)
+            expect_alert(srv, f"legacy_version {v:#06x}" +
+                         (", supported_versions 1.2" if listed else ""),
+                         record(HANDSHAKE, bytes(ch)), "protocol_version")
+    # RFC 6066 3: a server_name that is no DNS host name.
+    for name in (b"a.example.", b"bad\x00name", b"a b.example"):
+        expect_alert(srv, f"server_name {name!r}", hello(sni=name),
+                     "illegal_parameter")
+
 
 def test_p256_point(srv12):
     """A P-256 exchange with a point off the curve."""
@@ -394,7 +411,7 @@ def main():
     key = int(os.environ["KTLS_HS_KEY"])
     srv = Server12(key)
     print("TAP version 13")
-    print("1..23")
+    print("1..32")
     c, _, a = full(srv, "TLS 1.2 handshake, data after Finished, 64 KB "
                    "echoed both ways")
     c.close()
