@@ -317,12 +317,17 @@ static int tc_crypt(struct tc *c, struct crypto_aead *tfm, bool enc,
 	DECLARE_CRYPTO_WAIT(wait);
 	struct aead_request *req;
 	struct scatterlist sg;
-	u8 iv[12];
+	u8 iv[16] = {}, *nonce = iv;
 	int err, i;
 
-	memcpy(iv, static_iv, sizeof(iv));
+	/* ccm(aes) takes A_0: the flags byte L - 1 = 2, nonce, counter 0. */
+	if (c->suite == KTLS_SUITE_AES_128_CCM_SHA256) {
+		iv[0] = 2;
+		nonce = iv + 1;
+	}
+	memcpy(nonce, static_iv, 12);
 	for (i = 0; i < 8; i++)
-		iv[11 - i] ^= (u8)(seq >> (8 * i));
+		nonce[11 - i] ^= (u8)(seq >> (8 * i));
 	req = aead_request_alloc(tfm, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(c->test, req);
 	sg_init_one(&sg, rec, 5 + len + (enc ? TC_TAG_LEN : 0));
@@ -529,7 +534,9 @@ static void tc_keys(struct tc *c, struct crypto_aead **tfm, u8 *iv,
 		    const u8 *secret)
 {
 	const char *alg = c->suite == KTLS_SUITE_CHACHA20_POLY1305_SHA256 ?
-			  "rfc7539(chacha20,poly1305)" : "gcm(aes)";
+			  "rfc7539(chacha20,poly1305)" :
+			  c->suite == KTLS_SUITE_AES_128_CCM_SHA256 ?
+			  "ccm(aes)" : "gcm(aes)";
 	struct kunit *test = c->test;
 	u8 key[32];
 
@@ -592,7 +599,8 @@ static void tc_server_hello(struct tc *c, const u8 *m, size_t len)
 		c->hash = suite == KTLS_SUITE_AES_256_GCM_SHA384 ?
 			  KTLS_HASH_SHA384 : KTLS_HASH_SHA256;
 		c->n = ktls_hash_size(c->hash);
-		c->key_len = suite == KTLS_SUITE_AES_128_GCM_SHA256 ? 16 : 32;
+		c->key_len = suite == KTLS_SUITE_AES_128_GCM_SHA256 ||
+			     suite == KTLS_SUITE_AES_128_CCM_SHA256 ? 16 : 32;
 		KUNIT_ASSERT_EQ(test, ktls_transcript_init(&c->t, c->hash), 0);
 		KUNIT_ASSERT_EQ(test, ktls_transcript_update(&c->t, c->ch1,
 							     c->ch1_len), 0);
@@ -897,6 +905,13 @@ static void tc_check_info(struct tc *c, const union ktls_crypto_info *ci,
 		KUNIT_EXPECT_MEMEQ(test, ci->aes_gcm_128.iv, iv + 4, 8);
 		KUNIT_EXPECT_MEMEQ(test, ci->aes_gcm_128.rec_seq, zero_seq, 8);
 		break;
+	case KTLS_SUITE_AES_128_CCM_SHA256:
+		KUNIT_EXPECT_EQ(test, ci->info.cipher_type, TLS_CIPHER_AES_CCM_128);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.key, key, 16);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.salt, iv, 4);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.iv, iv + 4, 8);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.rec_seq, zero_seq, 8);
+		break;
 	case KTLS_SUITE_AES_256_GCM_SHA384:
 		KUNIT_EXPECT_EQ(test, ci->info.cipher_type, TLS_CIPHER_AES_GCM_256);
 		KUNIT_EXPECT_MEMEQ(test, ci->aes_gcm_256.key, key, 32);
@@ -979,6 +994,8 @@ static const struct hs_param hs_params[] = {
 	{ KTLS_SUITE_AES_256_GCM_SHA384, KTLS_GROUP_SECP256R1, true, "aes256 p256 hrr" },
 	{ KTLS_SUITE_CHACHA20_POLY1305_SHA256, KTLS_GROUP_X25519, true, "chacha x25519 hrr" },
 	{ KTLS_SUITE_CHACHA20_POLY1305_SHA256, KTLS_GROUP_SECP256R1, true, "chacha p256 hrr" },
+	{ KTLS_SUITE_AES_128_CCM_SHA256, KTLS_GROUP_X25519, false, "ccm x25519" },
+	{ KTLS_SUITE_AES_128_CCM_SHA256, KTLS_GROUP_SECP256R1, true, "ccm p256 hrr" },
 };
 
 static void hs_param_desc(const struct hs_param *p, char *desc)
@@ -992,9 +1009,12 @@ static void handshake(struct kunit *test)
 {
 	const struct hs_param *p = test->param_value;
 	struct ktls_hs_config *cfg = test_config(test);
-	struct ktls_hs *hs = test_engine(test, cfg);
-	struct tc *c = tc_init(test, hs, cfg->identities[0]);
+	struct ktls_hs *hs;
+	struct tc *c;
 
+	cfg->suites |= KTLS_HS_SUITE_AES_128_CCM_SHA256;
+	hs = test_engine(test, cfg);
+	c = tc_init(test, hs, cfg->identities[0]);
 	c->suites[0] = p->suite;
 	c->nr_suites = 1;
 	c->groups[0] = p->group;
@@ -1012,7 +1032,9 @@ static void handshake(struct kunit *test)
 			p->suite == KTLS_SUITE_AES_128_GCM_SHA256 ?
 			TLS_CIPHER_AES_GCM_128 :
 			p->suite == KTLS_SUITE_AES_256_GCM_SHA384 ?
-			TLS_CIPHER_AES_GCM_256 : TLS_CIPHER_CHACHA20_POLY1305);
+			TLS_CIPHER_AES_GCM_256 :
+			p->suite == KTLS_SUITE_AES_128_CCM_SHA256 ?
+			TLS_CIPHER_AES_CCM_128 : TLS_CIPHER_CHACHA20_POLY1305);
 }
 
 /* X25519 over P-256 when both shares came; P-256 rather than a round trip. */
@@ -1189,7 +1211,7 @@ static void sni_policy_fallback(struct kunit *test)
 	tc_check_handed_back(c, KTLS_ALERT_PROTOCOL_VERSION);
 
 	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
-	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256 */
+	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256, not allowed */
 	c->nr_suites = 1;
 	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_HANDED_BACK);
 	tc_check_handed_back(c, KTLS_ALERT_HANDSHAKE_FAILURE);
@@ -1525,7 +1547,7 @@ static void bad_hello(struct kunit *test)
 	tc_check_failed(c, KTLS_ALERT_HANDSHAKE_FAILURE, false);
 
 	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
-	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256 */
+	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256, not allowed */
 	c->nr_suites = 1;
 	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
 	tc_check_failed(c, KTLS_ALERT_HANDSHAKE_FAILURE, false);
