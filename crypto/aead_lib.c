@@ -15,8 +15,14 @@
  * used rather than chacha_crypt_generic() because it is built into every
  * kernel, so the module needs no extra library module for ChaCha20.
  *
- * Both open paths verify the tag before decrypting, so a forged record
- * never puts plaintext into the caller's buffer.
+ * AES-CCM (RFC 3610, NIST SP 800-38C, the TLS parameters of RFC 8446
+ * 5.3 and RFC 6655: 12-byte nonce, so 3-byte lengths, 16-byte tag): the
+ * CBC-MAC and CTR mode are here, over the same AES block function.
+ *
+ * Every open path verifies the tag before decrypting, so a forged record
+ * never puts plaintext into the caller's buffer.  CCM authenticates the
+ * plaintext, so its check decrypts one block at a time into a scratch
+ * block, and only a record that passes is decrypted in place.
  */
 #include <crypto/utils.h>
 #include <crypto/internal/poly1305.h>
@@ -36,6 +42,16 @@
 #define KTLS_CHACHA_ROUNDS	20
 /* Block 0 gives the one-time Poly1305 key; the keystream starts at 1. */
 #define KTLS_CHACHA_CTR_FIRST	1
+/* RFC 3610 2.2: the flags of B_0 and A_i, for L = 3 and M = 16. */
+#define KTLS_CCM_L		(15 - KTLS_LIB_AEAD_NONCE_SIZE)
+#define KTLS_CCM_FLAG_ADATA	0x40
+#define KTLS_CCM_FLAGS_B0	((KTLS_LIB_AEAD_TAG_SIZE - 2) / 2 << 3 | \
+				 (KTLS_CCM_L - 1))
+#define KTLS_CCM_FLAGS_A	(KTLS_CCM_L - 1)
+/* Counter block 0 masks the tag; the keystream starts at block 1. */
+#define KTLS_CCM_CTR_FIRST	1
+/* RFC 3610 2.2: AAD lengths up to 2^16 - 2^8 take two bytes. */
+#define KTLS_CCM_AAD_SHORT	(0x10000 - 0x100)
 
 /* 64 x 64 -> 128-bit integer product. */
 static inline void ktls_mul64(u64 a, u64 b, u64 *hi, u64 *lo)
@@ -323,6 +339,100 @@ static void ktls_chacha20_poly1305_tag(const struct ktls_lib_aead *a,
 	memzero_explicit(s, sizeof(s));
 }
 
+/* AES of CCM counter block A_@ctr (RFC 3610 2.3). */
+static void ktls_ccm_counter_block(const struct ktls_lib_aead *a,
+				   const u8 *nonce, u32 ctr, u8 *out)
+{
+	out[0] = KTLS_CCM_FLAGS_A;
+	memcpy(out + 1, nonce, KTLS_LIB_AEAD_NONCE_SIZE);
+	put_unaligned_be24(ctr, out + 1 + KTLS_LIB_AEAD_NONCE_SIZE);
+	aes_encrypt(&a->ccm_aes, out, out);
+}
+
+static void ktls_ccm_ctr(const struct ktls_lib_aead *a, const u8 *nonce,
+			 u8 *buf, size_t len)
+{
+	u8 ks[AES_BLOCK_SIZE];
+	u32 ctr = KTLS_CCM_CTR_FIRST;
+	size_t n;
+
+	for (; len; buf += n, len -= n) {
+		n = min_t(size_t, len, AES_BLOCK_SIZE);
+		ktls_ccm_counter_block(a, nonce, ctr++, ks);
+		crypto_xor(buf, ks, n);
+	}
+	memzero_explicit(ks, sizeof(ks));
+}
+
+/* One CBC-MAC step over @n <= 16 bytes, zero-padded to a block. */
+static void ktls_ccm_absorb(const struct ktls_lib_aead *a, u8 *x,
+			    const u8 *p, size_t n)
+{
+	crypto_xor(x, p, n);
+	aes_encrypt(&a->ccm_aes, x, x);
+}
+
+/* B_0, then the AAD behind its length encoding, zero-padded (2.2). */
+static void ktls_ccm_mac_head(const struct ktls_lib_aead *a, const u8 *nonce,
+			      const u8 *aad, size_t aad_len, size_t len, u8 *x)
+{
+	u8 blk[AES_BLOCK_SIZE] = {};
+	size_t n, pre;
+
+	x[0] = KTLS_CCM_FLAGS_B0 | (aad_len ? KTLS_CCM_FLAG_ADATA : 0);
+	memcpy(x + 1, nonce, KTLS_LIB_AEAD_NONCE_SIZE);
+	put_unaligned_be24(len, x + 1 + KTLS_LIB_AEAD_NONCE_SIZE);
+	aes_encrypt(&a->ccm_aes, x, x);
+	if (!aad_len)
+		return;
+
+	if (aad_len < KTLS_CCM_AAD_SHORT) {
+		put_unaligned_be16(aad_len, blk);
+		pre = 2;
+	} else {
+		blk[0] = 0xff;
+		blk[1] = 0xfe;
+		put_unaligned_be32(aad_len, blk + 2);
+		pre = 6;
+	}
+	n = min_t(size_t, aad_len, AES_BLOCK_SIZE - pre);
+	memcpy(blk + pre, aad, n);
+	ktls_ccm_absorb(a, x, blk, pre + n);
+	for (aad += n, aad_len -= n; aad_len; aad += n, aad_len -= n) {
+		n = min_t(size_t, aad_len, AES_BLOCK_SIZE);
+		ktls_ccm_absorb(a, x, aad, n);
+	}
+}
+
+/*
+ * The tag of @len bytes at @data: plaintext, or, if @ct, ciphertext that
+ * is decrypted block by block into scratch for the MAC and left as is.
+ */
+static void ktls_ccm_tag(const struct ktls_lib_aead *a, const u8 *nonce,
+			 const u8 *aad, size_t aad_len, const u8 *data,
+			 size_t len, bool ct, u8 *tag)
+{
+	u8 x[AES_BLOCK_SIZE], blk[AES_BLOCK_SIZE];
+	u32 ctr = KTLS_CCM_CTR_FIRST;
+	size_t n;
+
+	ktls_ccm_mac_head(a, nonce, aad, aad_len, len, x);
+	for (; len; data += n, len -= n) {
+		n = min_t(size_t, len, AES_BLOCK_SIZE);
+		if (ct) {
+			ktls_ccm_counter_block(a, nonce, ctr++, blk);
+			crypto_xor(blk, data, n);
+			ktls_ccm_absorb(a, x, blk, n);
+		} else {
+			ktls_ccm_absorb(a, x, data, n);
+		}
+	}
+	ktls_ccm_counter_block(a, nonce, 0, tag);
+	crypto_xor(tag, x, AES_BLOCK_SIZE);
+	memzero_explicit(x, sizeof(x));
+	memzero_explicit(blk, sizeof(blk));
+}
+
 int ktls_lib_aead_setkey(struct ktls_lib_aead *a, enum ktls_lib_aead_alg alg,
 			 const u8 *key, size_t key_len)
 {
@@ -347,6 +457,14 @@ int ktls_lib_aead_setkey(struct ktls_lib_aead *a, enum ktls_lib_aead_alg alg,
 		a->gcm.h[1] = get_unaligned_be64(h + 8);
 		memzero_explicit(h, sizeof(h));
 		break;
+	case KTLS_LIB_AES_CCM:
+		/* TLS_AES_128_CCM_SHA256 is the only CCM suite we take. */
+		if (key_len != AES_KEYSIZE_128)
+			return -EINVAL;
+		if (aes_expandkey(&a->ccm_aes, key, key_len))
+			goto err_wipe;
+		memzero_explicit(a->ccm_aes.key_dec, sizeof(a->ccm_aes.key_dec));
+		break;
 	case KTLS_LIB_CHACHA20_POLY1305:
 		if (key_len != CHACHA_KEY_SIZE)
 			return -EINVAL;
@@ -369,9 +487,12 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_lib_aead_setkey);
 static bool ktls_lib_aead_args_ok(const struct ktls_lib_aead *a,
 				  const u8 *aad, size_t aad_len, size_t len)
 {
-	if (a->alg != KTLS_LIB_AES_GCM && a->alg != KTLS_LIB_CHACHA20_POLY1305)
+	if (a->alg != KTLS_LIB_AES_GCM && a->alg != KTLS_LIB_CHACHA20_POLY1305 &&
+	    a->alg != KTLS_LIB_AES_CCM)
 		return false;
 	if (!aad && aad_len)
+		return false;
+	if (a->alg == KTLS_LIB_AES_CCM && len > KTLS_LIB_AEAD_CCM_MAX_LEN)
 		return false;
 	return aad_len <= KTLS_LIB_AEAD_MAX_LEN && len <= KTLS_LIB_AEAD_MAX_LEN;
 }
@@ -386,6 +507,10 @@ int ktls_lib_aead_seal(const struct ktls_lib_aead *a,
 	if (a->alg == KTLS_LIB_AES_GCM) {
 		ktls_gcm_ctr(a, nonce, buf, len);
 		ktls_gcm_tag(a, nonce, aad, aad_len, buf, len, buf + len);
+	} else if (a->alg == KTLS_LIB_AES_CCM) {
+		ktls_ccm_tag(a, nonce, aad, aad_len, buf, len, false,
+			     buf + len);
+		ktls_ccm_ctr(a, nonce, buf, len);
 	} else {
 		ktls_chacha20_xor(a, nonce, buf, len);
 		ktls_chacha20_poly1305_tag(a, nonce, aad, aad_len, buf, len,
@@ -416,6 +541,8 @@ int ktls_lib_aead_open(const struct ktls_lib_aead *a,
 
 	if (a->alg == KTLS_LIB_AES_GCM)
 		ktls_gcm_tag(a, nonce, aad, aad_len, buf, ct_len, tag);
+	else if (a->alg == KTLS_LIB_AES_CCM)
+		ktls_ccm_tag(a, nonce, aad, aad_len, buf, ct_len, true, tag);
 	else
 		ktls_chacha20_poly1305_tag(a, nonce, aad, aad_len, buf, ct_len,
 					   tag);
@@ -428,6 +555,8 @@ int ktls_lib_aead_open(const struct ktls_lib_aead *a,
 
 	if (a->alg == KTLS_LIB_AES_GCM)
 		ktls_gcm_ctr(a, nonce, buf, ct_len);
+	else if (a->alg == KTLS_LIB_AES_CCM)
+		ktls_ccm_ctr(a, nonce, buf, ct_len);
 	else
 		ktls_chacha20_xor(a, nonce, buf, ct_len);
 	return 0;

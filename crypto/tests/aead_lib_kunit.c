@@ -152,6 +152,47 @@ static const struct aead_vector aead_vectors[] = {
 		.aad = "b96baa8c1c75a671bfb2d08d06be5f36", .pt = "", .ct = "",
 		.tag = "3e5d486aa2e30b22e040b85723a06e76",
 	}, {
+		/*
+		 * AES-CCM with TLS's 12-byte nonce and 16-byte tag has no
+		 * published vector (RFC 3610's use 13-byte nonces and 8-byte
+		 * tags); these were computed with the AESCCM of Python's
+		 * cryptography package, on OpenSSL, apart from this code.
+		 * A record: a TLS 1.3 header as AAD, 37 bytes of content.
+		 */
+		.name = "ccm_tls13_record",
+		.alg = KTLS_LIB_AES_CCM,
+		.key = "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf",
+		.nonce = "000102030405060708090a0b",
+		.aad = "1703030035",
+		.pt =
+			"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f4041424344",
+		.ct =
+			"b97a8bf7d44e9123e43de51e5c89f4c32f6fa458d0b8dab8a5bdadc03d26179665c1348157",
+		.tag = "29d9417412a5558539267baf0dc897b0",
+	}, {
+		.name = "ccm_empty",
+		.alg = KTLS_LIB_AES_CCM,
+		.key = ZERO16, .nonce = ZERO12, .aad = "", .pt = "", .ct = "",
+		.tag = "b9f650fb3c39bb1bee0e291d33f6ae28",
+	}, {
+		.name = "ccm_aad_only",
+		.alg = KTLS_LIB_AES_CCM,
+		.key = "404142434445464748494a4b4c4d4e4f",
+		.nonce = "101112131415161718191a1b",
+		.aad = "0001020304050607", .pt = "", .ct = "",
+		.tag = "3ab6ddb101093db8716b73038e19b255",
+	}, {
+		.name = "ccm_two_blocks",
+		.alg = KTLS_LIB_AES_CCM,
+		.key = "404142434445464748494a4b4c4d4e4f",
+		.nonce = "101112131415161718191a1b",
+		.aad = "",
+		.pt =
+			"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+		.ct =
+			"c3922189d5973a5abb3ccaccedb7c72b41568af98462aa85743bf1f436da2cc3",
+		.tag = "d6bddba21a93392e50ab694821ef7864",
+	}, {
 		.name = "rfc8439_2_8_2",
 		.alg = KTLS_LIB_CHACHA20_POLY1305,
 		.key =
@@ -228,6 +269,7 @@ static const struct aead_variant aead_variants[] = {
 	{ "aes256_gcm", KTLS_LIB_AES_GCM, "gcm(aes)", 32 },
 	{ "chacha20_poly1305", KTLS_LIB_CHACHA20_POLY1305,
 	  "rfc7539(chacha20,poly1305)", 32 },
+	{ "aes128_ccm", KTLS_LIB_AES_CCM, "ccm(aes)", 16 },
 };
 
 static void aead_variant_desc(const struct aead_variant *v, char *desc)
@@ -247,7 +289,7 @@ static int aead_api_seal(struct crypto_aead *tfm, const u8 *nonce,
 			 const u8 *aad, size_t aad_len, const u8 *pt,
 			 size_t len, u8 *scratch, u8 *out)
 {
-	u8 iv[KTLS_LIB_AEAD_NONCE_SIZE];
+	u8 iv[16] = {};
 	struct aead_request *req;
 	struct scatterlist sg;
 	DECLARE_CRYPTO_WAIT(wait);
@@ -256,7 +298,16 @@ static int aead_api_seal(struct crypto_aead *tfm, const u8 *nonce,
 	req = aead_request_alloc(tfm, GFP_KERNEL);
 	if (!req)
 		return -ENOMEM;
-	memcpy(iv, nonce, sizeof(iv));
+	/*
+	 * ccm(aes) takes the whole counter block A_0: the flags byte L - 1
+	 * (RFC 3610 2.3), the nonce and a zero counter.
+	 */
+	if (!strcmp(crypto_tfm_alg_name(crypto_aead_tfm(tfm)), "ccm(aes)")) {
+		iv[0] = 15 - KTLS_LIB_AEAD_NONCE_SIZE - 1;
+		memcpy(iv + 1, nonce, KTLS_LIB_AEAD_NONCE_SIZE);
+	} else {
+		memcpy(iv, nonce, KTLS_LIB_AEAD_NONCE_SIZE);
+	}
 	memcpy(scratch, aad, aad_len);
 	memcpy(scratch + aad_len, pt, len);
 	sg_init_one(&sg, scratch, aad_len + len + TAG);
@@ -471,6 +522,22 @@ static void aead_test_bad_args(struct kunit *test)
 				ktls_lib_aead_setkey(a, KTLS_LIB_CHACHA20_POLY1305,
 						     key, chacha_bad[i]),
 				-EINVAL);
+	/* AES-CCM: TLS_AES_128_CCM_SHA256 only, and its 3-byte lengths. */
+	for (i = 0; i < ARRAY_SIZE(gcm_bad); i++)
+		KUNIT_EXPECT_EQ(test, ktls_lib_aead_setkey(a, KTLS_LIB_AES_CCM,
+							   key, gcm_bad[i]),
+				-EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_lib_aead_setkey(a, KTLS_LIB_AES_CCM, key, 32),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, ktls_lib_aead_setkey(a, KTLS_LIB_AES_CCM, key, 16),
+			0);
+	memset(buf, 0xaa, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, ktls_lib_aead_seal(a, nonce, NULL, 0, buf,
+						 KTLS_LIB_AEAD_CCM_MAX_LEN + 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, buf[0], 0xaa);
+	ktls_lib_aead_wipe(a);
+
 	KUNIT_EXPECT_EQ(test, ktls_lib_aead_setkey(a, KTLS_LIB_AEAD_NONE, key,
 						   16), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ktls_lib_aead_setkey(a, 77, key, 16), -EINVAL);
@@ -530,7 +597,7 @@ static void aead_test_softirq_context(struct kunit *test)
 	u8 key[32], aad[5], buf[100 + TAG], pt[100];
 	struct ktls_lib_aead *a = aead_alloc(test);
 	unsigned int i;
-	int err[3][2];
+	int err[ARRAY_SIZE(aead_variants)][2];
 
 	get_random_bytes(key, sizeof(key));
 	get_random_bytes(aad, sizeof(aad));

@@ -14,18 +14,20 @@
 #include <linux/bits.h>
 #include <linux/string.h>
 
+#include <ktls_hs/kdf.h>
+
 #include "codec.h"
 #include "wire.h"
 
 /*
  * Duplicates of extensions we do not recognise are refused too (RFC 8446
- * 4.2), which takes remembering their types.  Real clients send a dozen
- * or two; a ClientHello with more than this many unknown extensions, or
- * more key shares than below, is refused rather than checked in
- * quadratic time.
+ * 4.2), found by looking back over the extensions before them.  Real
+ * clients send a dozen or two, GREASE included; a ClientHello with more
+ * than this many extensions is refused (decode_error) rather than
+ * checked in quadratic time.  Key shares and groups have no such limit:
+ * those we do not know are skipped in one pass (RFC 8446 4.2.7, 4.2.8).
  */
-#define CH_MAX_UNKNOWN_EXTS	64
-#define CH_MAX_KEY_SHARES	32
+#define CH_MAX_EXTS		1024
 
 /* RFC 8446 4.2.11: a binder is a MAC of at least 32 bytes. */
 #define CH_MIN_BINDER_LEN	32
@@ -56,7 +58,47 @@ static int ch_list(struct ktls_rd *data, unsigned int width,
 	return 0;
 }
 
-/* RFC 6066 3 */
+/* RFC 1035 2.3.4 */
+#define CH_MAX_LABEL_LEN	63
+
+static bool ch_ldh(u8 c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-';
+}
+
+/*
+ * RFC 6066 3: a HostName is a DNS host name in ASCII, "without a
+ * trailing dot".  We take letters, digits and hyphens in labels of 1 to
+ * 63 bytes between single dots, so no empty label anywhere: the trailing
+ * dot, a leading dot and ".." are all refused.  Anything else (control
+ * bytes, '_', '%', ':' of an IPv6 literal, UTF-8 rather than its A-label)
+ * never reaches the identity match, getsockopt(KTLS_HS_SESSION) or the
+ * tracepoints.  Where a hyphen may stand in a label is not checked: that
+ * is the name's registry's rule, not one a server needs.
+ */
+static bool ch_host_name_ok(const struct ktls_rd *name)
+{
+	size_t i, label = 0;
+
+	for (i = 0; i < name->left; i++) {
+		if (name->p[i] == '.') {
+			if (!label)
+				return false;
+			label = 0;
+		} else if (!ch_ldh(name->p[i]) || ++label > CH_MAX_LABEL_LEN) {
+			return false;
+		}
+	}
+	return label;
+}
+
+/*
+ * RFC 6066 3.  A name that is not a HostName gets illegal_parameter, not
+ * unrecognized_name: that alert is for a well-formed name we do not
+ * serve, which the listener's SNI policy may let through or hand to
+ * userspace; a malformed one is a broken hello under any policy.
+ */
 static int ch_server_name(struct ktls_hs_client_hello *ch,
 			  struct ktls_rd *data, const u8 *msg)
 {
@@ -78,12 +120,8 @@ static int ch_server_name(struct ktls_hs_client_hello *ch,
 		/* Well formed, but the RFC allows one name of a type. */
 		if (seen)
 			return CH_ILLEGAL;
-		/*
-		 * Not a DNS host name: the name is later compared with
-		 * certificate names and reported to userspace as a string.
-		 */
 		if (name.left > KTLS_HS_MAX_SNI_LEN ||
-		    memchr(name.p, 0, name.left))
+		    !ch_host_name_ok(&name))
 			return CH_ILLEGAL;
 		ktls_rd_to_vec(&name, &ch->server_name);
 		seen = true;
@@ -205,32 +243,27 @@ static int ch_psk_modes(struct ktls_hs_client_hello *ch, struct ktls_rd *data,
 
 /*
  * RFC 8446 4.2.8.  An empty list is legal: the client asks which group
- * to use and gets a HelloRetryRequest.  An empty key_exchange is outside
- * its <1..2^16-1> bounds, so decode_error as for any other vector;
- * offering a group twice is well formed but forbidden, illegal_parameter.
+ * to use and gets a HelloRetryRequest.  Entries of groups we do not know
+ * are skipped whatever their contents, so only the framing is checked
+ * here.  An empty key_exchange is let through: it is the wrong length
+ * for every group we implement, which is illegal_parameter when its
+ * group is the one chosen (negotiate.c), as for any share of the wrong
+ * length, and of no concern when it is not.  Offering a group twice is
+ * checked there too, for the groups we use.
  */
 static int ch_key_share(struct ktls_hs_client_hello *ch, struct ktls_rd *data,
 			const u8 *msg)
 {
-	u16 groups[CH_MAX_KEY_SHARES];
 	struct ktls_rd list, walk, key;
-	unsigned int nr = 0, i;
 	u16 group;
 
 	if (!ch_whole_vec(data, 2, &list))
 		return CH_DECODE;
 	walk = list;
-	while (!ktls_rd_empty(&walk)) {
+	while (!ktls_rd_empty(&walk))
 		if (!ktls_rd_u16(&walk, &group) ||
-		    !ktls_rd_vec(&walk, 2, &key) || ktls_rd_empty(&key))
+		    !ktls_rd_vec(&walk, 2, &key))
 			return CH_DECODE;
-		for (i = 0; i < nr; i++)
-			if (groups[i] == group)
-				return CH_ILLEGAL;
-		if (nr == CH_MAX_KEY_SHARES)
-			return CH_DECODE;
-		groups[nr++] = group;
-	}
 	ktls_rd_to_vec(&list, &ch->key_shares);
 	return 0;
 }
@@ -296,18 +329,35 @@ static const struct ch_ext *ch_ext_find(u16 type)
 	return NULL;
 }
 
+/* Whether an extension of @type comes before @end in the block @exts. */
+static bool ch_ext_seen(const struct ktls_rd *exts, const u8 *end, u16 type)
+{
+	struct ktls_rd walk = *exts, data;
+	u16 got;
+
+	while (walk.p < end && ktls_rd_u16(&walk, &got) &&
+	       ktls_rd_vec(&walk, 2, &data))
+		if (got == type)
+			return true;
+	return false;
+}
+
 static int ch_parse_extensions(struct ktls_hs_client_hello *ch,
 			       struct ktls_rd *exts, const u8 *msg)
 {
-	u16 unknown[CH_MAX_UNKNOWN_EXTS];
-	unsigned int nr_unknown = 0, i;
+	const struct ktls_rd block = *exts;
 	const struct ch_ext *ext;
+	unsigned int nr = 0;
 	struct ktls_rd data;
+	const u8 *at;
 	u16 type;
 	int err;
 
 	while (!ktls_rd_empty(exts)) {
+		at = exts->p;
 		if (!ktls_rd_u16(exts, &type) || !ktls_rd_vec(exts, 2, &data))
+			return CH_DECODE;
+		if (++nr > CH_MAX_EXTS)
 			return CH_DECODE;
 		/* RFC 8446 4.2.11: the binders cover all that precedes. */
 		if (ktls_hs_ch_has(ch, KTLS_EXTB_PRE_SHARED_KEY))
@@ -315,12 +365,8 @@ static int ch_parse_extensions(struct ktls_hs_client_hello *ch,
 
 		ext = ch_ext_find(type);
 		if (!ext) {
-			for (i = 0; i < nr_unknown; i++)
-				if (unknown[i] == type)
-					return CH_ILLEGAL;
-			if (nr_unknown == CH_MAX_UNKNOWN_EXTS)
-				return CH_DECODE;
-			unknown[nr_unknown++] = type;
+			if (ch_ext_seen(&block, at, type))
+				return CH_ILLEGAL;
 			continue;
 		}
 		if (ktls_hs_ch_has(ch, ext->bit))
@@ -423,6 +469,54 @@ bool ktls_hs_ch_key_share(const struct ktls_hs_client_hello *ch, u16 group,
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ch_key_share);
+
+/* Extensions a second ClientHello may change (RFC 8446 4.1.2). */
+static bool ch_retry_may_change(u16 type)
+{
+	switch (type) {
+	case KTLS_EXT_KEY_SHARE:
+	case KTLS_EXT_EARLY_DATA:
+	case KTLS_EXT_COOKIE:
+	case KTLS_EXT_PRE_SHARED_KEY:
+	case KTLS_EXT_PADDING:
+		return true;
+	}
+	return false;
+}
+
+int ktls_hs_ch_retry_digest(const u8 *msg, size_t len,
+			    const struct ktls_hs_client_hello *ch,
+			    u8 out[KTLS_HS_CH_DIGEST_LEN])
+{
+	const u8 *head = msg + KTLS_HS_MSG_HDR_LEN;
+	const u8 *tail = ch->compression.data + ch->compression.len;
+	struct ktls_rd walk, exts, data;
+	struct ktls_transcript t;
+	const u8 *at;
+	u16 type;
+	int err;
+
+	/* legacy_version through legacy_compression_methods, whole. */
+	err = ktls_transcript_init(&t, KTLS_HASH_SHA256);
+	if (!err)
+		err = ktls_transcript_update(&t, head, tail - head);
+	/* The parser checked the framing of what follows. */
+	ktls_rd_init(&walk, tail, msg + len - tail);
+	if (!ktls_rd_vec(&walk, 2, &exts))
+		ktls_rd_init(&exts, NULL, 0);
+	while (!err && !ktls_rd_empty(&exts)) {
+		at = exts.p;
+		if (!ktls_rd_u16(&exts, &type) || !ktls_rd_vec(&exts, 2, &data))
+			break;
+		if (!ch_retry_may_change(type))
+			err = ktls_transcript_update(&t, at, exts.p - at);
+	}
+	if (!err)
+		err = ktls_transcript_digest(&t, out, KTLS_HS_CH_DIGEST_LEN);
+	ktls_transcript_wipe(&t);
+	return err;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ch_retry_digest);
 
 /* Whether the client's ALPN list holds the name @want. */
 static bool ch_alpn_offered(const struct ktls_hs_client_hello *ch,

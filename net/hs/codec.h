@@ -124,8 +124,8 @@ static inline bool ktls_hs_ch_has(const struct ktls_hs_client_hello *ch,
  * are skipped, but not repeated.  Version negotiation and what is
  * *supported* is the state machine's business, not the parser's.
  * A message with a type other than ClientHello gets unexpected_message;
- * one with more than 64 unknown extensions or 32 key shares gets
- * decode_error (a bound on the work of finding duplicates).  On error
+ * one with more than 1024 extensions gets decode_error (a bound on the
+ * work of finding duplicates).  On error
  * @ch holds nothing useful.
  */
 int ktls_hs_parse_client_hello(const u8 *msg, size_t len,
@@ -142,6 +142,20 @@ bool ktls_hs_vec_has_u8(const struct ktls_hs_vec *vec, u8 value);
  */
 bool ktls_hs_ch_key_share(const struct ktls_hs_client_hello *ch, u16 group,
 			  struct ktls_hs_vec *share);
+
+/* Size of what ktls_hs_ch_retry_digest() writes: a SHA-256. */
+#define KTLS_HS_CH_DIGEST_LEN	32
+
+/*
+ * RFC 8446 4.1.2: a digest of what the ClientHello @msg (of @len bytes,
+ * parsed into @ch) must repeat after a HelloRetryRequest: all but the
+ * key_share, early_data, cookie, pre_shared_key and padding extensions,
+ * the other extensions in their order.  Two hellos with the same digest
+ * differ in nothing else.  0 or a negative errno.
+ */
+int ktls_hs_ch_retry_digest(const u8 *msg, size_t len,
+			    const struct ktls_hs_client_hello *ch,
+			    u8 out[KTLS_HS_CH_DIGEST_LEN]);
 
 /*
  * Pick the first protocol of the server's @ours (the contents of an ALPN

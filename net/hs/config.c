@@ -26,9 +26,18 @@
 #define KTLS_HS_SUITES_ALL	(KTLS_HS_SUITE_AES_128_GCM_SHA256 | \
 				 KTLS_HS_SUITE_AES_256_GCM_SHA384 | \
 				 KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256 | \
+				 KTLS_HS_SUITE_AES_128_CCM_SHA256 | \
 				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 | \
 				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384 | \
 				 KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256)
+/*
+ * AES-CCM is off unless asked for, as in OpenSSL's and BoringSSL's
+ * defaults: the suite is for constrained clients that ask for it alone,
+ * while a client listing it first among others would otherwise get a
+ * MAC that costs a second AES pass per block on every record.
+ */
+#define KTLS_HS_SUITES_DEFAULT	(KTLS_HS_SUITES_ALL & \
+				 ~KTLS_HS_SUITE_AES_128_CCM_SHA256)
 #define KTLS_HS_VERSIONS_ALL	(KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13)
 #define KTLS_HS_GROUPS_ALL	(KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1)
 #define KTLS_HS_TIMEOUT_MAX	600000	/* ms: ten minutes */
@@ -89,7 +98,7 @@ static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settin
 		if (s->tickets)
 			ktls_hs_ticket_keys_hold(s->tickets);
 	} else {
-		s->suites = KTLS_HS_SUITES_ALL;
+		s->suites = KTLS_HS_SUITES_DEFAULT;
 		s->groups = KTLS_HS_GROUPS_ALL;
 		s->timeout_ms = KTLS_HS_TIMEOUT_DEFAULT;
 		s->versions = KTLS_HS_VERSIONS_ALL;
@@ -396,7 +405,7 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 		return ktls_hs_put_bytes(optval, optlen, s ? s->alpn : NULL,
 					 s ? s->alpn_len : 0);
 	case KTLS_HS_SUITES:
-		val = s ? s->suites : KTLS_HS_SUITES_ALL;
+		val = s ? s->suites : KTLS_HS_SUITES_DEFAULT;
 		break;
 	case KTLS_HS_GROUPS:
 		val = s ? s->groups : KTLS_HS_GROUPS_ALL;

@@ -116,11 +116,17 @@ size_t ktls_hs_rx_want(struct ktls_hs_rx *rx, u8 **buf)
 static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 {
 	unsigned int len = get_unaligned_be16(rx->hdr + 3);
+	bool prot12 = rx->prot.on && rx->prot.tls12;
 	u8 type = rx->hdr[0];
 
-	/* legacy_record_version is ignored for all purposes (RFC 8446 5.1). */
-	if (len > KTLS_HS_MAX_CIPHERTEXT ||
-	    (type != KTLS_TYPE_DATA && len > KTLS_MAX_PLAINTEXT))
+	/*
+	 * legacy_record_version is ignored for all purposes (RFC 8446 5.1).
+	 * A TLS 1.2 protected record keeps its real type outside and may be
+	 * 2048 bytes over 2^14 (RFC 5246 6.2.3); what it decrypts to is
+	 * checked once it opened.
+	 */
+	if (len > (prot12 ? KTLS_HS_MAX_CIPHERTEXT12 : KTLS_HS_MAX_CIPHERTEXT) ||
+	    (type != KTLS_TYPE_DATA && !prot12 && len > KTLS_MAX_PLAINTEXT))
 		return KTLS_ALERT_RECORD_OVERFLOW;
 
 	switch (type) {
@@ -166,6 +172,9 @@ static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 	default:
 		return KTLS_ALERT_UNEXPECTED_MESSAGE;
 	}
+	/* The body lands behind the pending message bytes, in the buffer. */
+	if (rx->msg_len + len > sizeof(rx->buf))
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
 	rx->body_len = len;
 	rx->body_got = 0;
 	return 0;
@@ -228,8 +237,6 @@ static int ktls_hs_rx_open12(struct ktls_hs_rx *rx, u8 *body, size_t *len)
 	if (n <= lead + KTLS_LIB_AEAD_TAG_SIZE)
 		return KTLS_ALERT_BAD_RECORD_MAC;
 	n -= lead;
-	if (n - KTLS_LIB_AEAD_TAG_SIZE > KTLS_MAX_PLAINTEXT)
-		return KTLS_ALERT_RECORD_OVERFLOW;
 	if (lead)
 		ktls_hs_nonce12(&rx->prot, body, nonce);
 	else
@@ -240,6 +247,12 @@ static int ktls_hs_rx_open12(struct ktls_hs_rx *rx, u8 *body, size_t *len)
 		return KTLS_ALERT_BAD_RECORD_MAC;
 	rx->prot.seq++;
 	n -= KTLS_LIB_AEAD_TAG_SIZE;
+	/*
+	 * RFC 5246 6.2.3: record_overflow is for a record that "decrypted
+	 * to" too much, so only one that authenticated gets it.
+	 */
+	if (n > KTLS_MAX_PLAINTEXT)
+		return KTLS_ALERT_RECORD_OVERFLOW;
 	memmove(body, body + lead, n);
 	*len = n;
 	return 0;
@@ -280,7 +293,7 @@ static int ktls_hs_rx_msg_header(const struct ktls_hs_rx *rx, size_t body)
 		return KTLS_ALERT_UNEXPECTED_MESSAGE;
 	if (body > ktls_hs_rx_max_body(type))
 		return KTLS_ALERT_DECODE_ERROR;
-	if (KTLS_HS_MSG_HDR_LEN + body > KTLS_HS_MAX_CLIENT_MSG)
+	if (KTLS_HS_MSG_HDR_LEN + body > sizeof(rx->buf))
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
 	return 0;
 }

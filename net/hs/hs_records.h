@@ -22,6 +22,8 @@
 
 /* RFC 8446 5.2: a protected record's body may exceed 2^14 by up to 256. */
 #define KTLS_HS_MAX_CIPHERTEXT	(KTLS_MAX_PLAINTEXT + 256)
+/* RFC 5246 6.2.3: by up to 2048 in TLS 1.2 (read behind a small message). */
+#define KTLS_HS_MAX_CIPHERTEXT12	(KTLS_MAX_PLAINTEXT + 2048)
 /* Pending message bytes, then one record body right behind them. */
 #define KTLS_HS_RX_BUF_LEN	(KTLS_HS_MAX_CLIENT_MSG + KTLS_HS_MAX_CIPHERTEXT)
 /* What protection adds to a record: header, inner content type, tag. */

@@ -39,6 +39,7 @@ enum {
 	KTLS_EXT_EC_POINT_FORMATS	= 11,
 	KTLS_EXT_SIGNATURE_ALGORITHMS	= 13,
 	KTLS_EXT_ALPN			= 16,
+	KTLS_EXT_PADDING		= 21,
 	KTLS_EXT_EXTENDED_MASTER_SECRET	= 23,
 	KTLS_EXT_SESSION_TICKET		= 35,
 	KTLS_EXT_PRE_SHARED_KEY		= 41,
@@ -75,6 +76,7 @@ enum {
 };
 
 /* ProtocolVersion */
+#define KTLS_VERSION_SSL30		0x0300
 #define KTLS_VERSION_TLS12		0x0303
 #define KTLS_VERSION_TLS13		0x0304
 
@@ -89,6 +91,7 @@ enum {
 #define KTLS_SUITE_AES_128_GCM_SHA256		0x1301
 #define KTLS_SUITE_AES_256_GCM_SHA384		0x1302
 #define KTLS_SUITE_CHACHA20_POLY1305_SHA256	0x1303
+#define KTLS_SUITE_AES_128_CCM_SHA256		0x1304
 /* Signalling values a 1.2 ClientHello may carry in its suite list */
 #define KTLS_SUITE_EMPTY_RENEGOTIATION_SCSV	0x00ff
 #define KTLS_SUITE_FALLBACK_SCSV		0x5600
@@ -105,12 +108,6 @@ enum {
 #define KTLS_P256_SHARE_LEN		65
 
 /*
- * Limits on what a client may make us hold.  A ClientHello is rarely
- * over 2 KB (post-quantum shares bring it to ~1.8 KB); anything bigger
- * than this is refused before it is buffered.
- */
-#define KTLS_HS_MAX_CLIENT_HELLO	SZ_8K
-/*
  * RFC 8446 4.1.2 bounds a ClientHello's body: legacy_version, random,
  * legacy_session_id<0..32>, cipher_suites<2..2^16-2>,
  * legacy_compression_methods<1..2^8-1>, extensions<8..2^16-1>.
@@ -119,6 +116,15 @@ enum {
 					 1 + 255 + 2 + 65535)
 /* A handshake message's length field is 24 bits (RFC 8446 4). */
 #define KTLS_HS_MAX_MSG_BODY		((1 << 24) - 1)
+
+/*
+ * Limits on what a client may make us hold.  The engine keeps this many
+ * bytes of a message in hand while the next record (up to 2^14 + 256
+ * bytes) is read behind them, and a message may fill both: ~24 KB, so a
+ * ClientHello in plaintext records has room for GREASE, post-quantum
+ * shares and a few hundred shares of groups we do not know.  Anything
+ * bigger is refused before it is buffered.
+ */
 #define KTLS_HS_MAX_CLIENT_MSG		SZ_8K
 #define KTLS_HS_MAX_ALPN_LEN		255	/* one protocol name */
 #define KTLS_HS_MAX_SNI_LEN		255	/* one DNS host name */

@@ -25,6 +25,8 @@ static const struct ktls_hs_suite ktls_hs_suites[] = {
 	{ KTLS_SUITE_CHACHA20_POLY1305_SHA256, KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256,
 	  KTLS_HASH_SHA256, KTLS_LIB_CHACHA20_POLY1305, 32,
 	  TLS_CIPHER_CHACHA20_POLY1305 },
+	{ KTLS_SUITE_AES_128_CCM_SHA256, KTLS_HS_SUITE_AES_128_CCM_SHA256,
+	  KTLS_HASH_SHA256, KTLS_LIB_AES_CCM, 16, TLS_CIPHER_AES_CCM_128 },
 };
 
 /* Groups in our order of preference: X25519 is the cheaper one. */
@@ -58,16 +60,40 @@ static int ktls_hs_choose_suite(const struct ktls_hs_config *cfg,
 	return KTLS_ALERT_HANDSHAKE_FAILURE;
 }
 
-/* RFC 8446 4.2.8: no share for a group the client did not offer. */
-static int ktls_hs_check_shares(const struct ktls_hs_client_hello *ch)
+/* How many of the client's key shares are of @group. */
+static unsigned int ktls_hs_count_shares(const struct ktls_hs_client_hello *ch,
+					 u16 group)
 {
 	const u8 *p = ch->key_shares.data;
 	const u8 *end = p + ch->key_shares.len;
+	unsigned int nr = 0;
 
+	/* The parser checked the framing; this only walks it. */
 	while (end - p >= 4) {
-		if (!ktls_hs_vec_has_u16(&ch->groups, get_unaligned_be16(p)))
-			return KTLS_ALERT_ILLEGAL_PARAMETER;
+		if (get_unaligned_be16(p) == group)
+			nr++;
 		p += 4 + get_unaligned_be16(p + 2);
+	}
+	return nr;
+}
+
+/*
+ * RFC 8446 4.2.8: no two shares of a group, none of a group the client
+ * did not list.  Servers "MAY check"; we do for the groups we implement,
+ * in one pass each, and ignore the rest as 4.2.7 asks of what a server
+ * does not recognise (GREASE, new and unassigned code points): checking
+ * those would cost time quadratic in a hello of hundreds of them, and
+ * refuse clients for the contents of entries we would never use.
+ */
+static int ktls_hs_check_shares(const struct ktls_hs_client_hello *ch)
+{
+	unsigned int i, nr;
+
+	for (i = 0; i < ARRAY_SIZE(ktls_hs_groups); i++) {
+		nr = ktls_hs_count_shares(ch, ktls_hs_groups[i].id);
+		if (nr > 1 || (nr && !ktls_hs_vec_has_u16(&ch->groups,
+							  ktls_hs_groups[i].id)))
+			return KTLS_ALERT_ILLEGAL_PARAMETER;
 	}
 	return 0;
 }
@@ -84,6 +110,11 @@ static int ktls_hs_choose_group(const struct ktls_hs_config *cfg,
 		if (!(cfg->groups & g->bit) ||
 		    !ktls_hs_ch_key_share(ch, g->id, &share))
 			continue;
+		/*
+		 * 4.2.8.1-2: the one length and form of the group, so an
+		 * empty share is of the wrong length too; whether it is a
+		 * point of the curve is the ECDH's check.
+		 */
 		if (share.len != g->share_len ||
 		    (g->id == KTLS_GROUP_SECP256R1 && share.data[0] != 0x04))
 			return KTLS_ALERT_ILLEGAL_PARAMETER;
@@ -146,11 +177,18 @@ bool ktls_hs_version_enabled(const struct ktls_hs_config *cfg, u16 version)
 /*
  * RFC 8446 4.2.1: supported_versions, when present, is all that counts;
  * without it the client speaks up to its legacy_version (RFC 5246 E.1).
+ * A legacy_version of SSL 3.0 (0x0300) or below is refused whatever
+ * supported_versions says: D.5 demands protocol_version for 0x0300 (and
+ * RFC 7568 forbids SSL 3.0), and lower values name no version at all;
+ * as OpenSSL does, we treat the whole range 0x0000-0x0300 alike.
  */
 u16 ktls_hs_choose_version(const struct ktls_hs_config *cfg,
 			   const struct ktls_hs_client_hello *ch)
 {
 	bool listed = ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_VERSIONS);
+
+	if (ch->legacy_version <= KTLS_VERSION_SSL30)
+		return 0;
 
 	if (listed && ktls_hs_vec_has_u16(&ch->versions, KTLS_VERSION_TLS13) &&
 	    ktls_hs_version_enabled(cfg, KTLS_VERSION_TLS13))
@@ -159,6 +197,33 @@ u16 ktls_hs_choose_version(const struct ktls_hs_config *cfg,
 		      ch->legacy_version >= KTLS_VERSION_TLS12) &&
 	    ktls_hs_version_enabled(cfg, KTLS_VERSION_TLS12))
 		return KTLS_VERSION_TLS12;
+	return 0;
+}
+
+/*
+ * RFC 8446 9.2: without a pre_shared_key, signature_algorithms and
+ * supported_groups are mandatory; supported_groups and key_share come
+ * together or not at all, with or without one.  4.2.9: a PSK offer comes
+ * with its modes.  Any of these missing is missing_extension.  A PSK
+ * offer without signature_algorithms is still refused: we may have to
+ * fall back to a full handshake, and that needs a signature algorithm.
+ */
+static int ktls_hs_check_extensions(const struct ktls_hs_client_hello *ch)
+{
+	bool psk = ktls_hs_ch_has(ch, KTLS_EXTB_PRE_SHARED_KEY);
+	bool groups = ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_GROUPS);
+
+	if (groups != ktls_hs_ch_has(ch, KTLS_EXTB_KEY_SHARE) ||
+	    (!psk && !groups) ||
+	    !ktls_hs_ch_has(ch, KTLS_EXTB_SIGNATURE_ALGORITHMS) ||
+	    (psk && !ktls_hs_ch_has(ch, KTLS_EXTB_PSK_KEY_EXCHANGE_MODES)))
+		return KTLS_ALERT_MISSING_EXTENSION;
+	/*
+	 * A PSK without (EC)DHE (psk_ke) is a mode we do not offer: it
+	 * would have nothing to resume from but the PSK.
+	 */
+	if (!groups)
+		return KTLS_ALERT_HANDSHAKE_FAILURE;
 	return 0;
 }
 
@@ -173,16 +238,12 @@ int ktls_hs_negotiate(const struct ktls_hs_config *cfg,
 	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_VERSIONS) ||
 	    !ktls_hs_vec_has_u16(&ch->versions, KTLS_VERSION_TLS13))
 		return KTLS_ALERT_PROTOCOL_VERSION;
-	/*
-	 * RFC 8446 9.2: without a PSK (and we take none) these are
-	 * mandatory; 4.2.9: a PSK offer comes with its modes.
-	 */
-	if (!ktls_hs_ch_has(ch, KTLS_EXTB_SIGNATURE_ALGORITHMS) ||
-	    !ktls_hs_ch_has(ch, KTLS_EXTB_SUPPORTED_GROUPS) ||
-	    !ktls_hs_ch_has(ch, KTLS_EXTB_KEY_SHARE) ||
-	    (ktls_hs_ch_has(ch, KTLS_EXTB_PRE_SHARED_KEY) &&
-	     !ktls_hs_ch_has(ch, KTLS_EXTB_PSK_KEY_EXCHANGE_MODES)))
-		return KTLS_ALERT_MISSING_EXTENSION;
+	err = ktls_hs_check_extensions(ch);
+	if (err)
+		return err;
+	/* RFC 8446 4.1.2: "exactly one byte, set to zero". */
+	if (ch->compression.len != 1 || ch->compression.data[0])
+		return KTLS_ALERT_ILLEGAL_PARAMETER;
 	/* Only an answer to a HelloRetryRequest carries one, and ours don't. */
 	if (ktls_hs_ch_has(ch, KTLS_EXTB_COOKIE))
 		return KTLS_ALERT_ILLEGAL_PARAMETER;

@@ -70,8 +70,8 @@ struct ktls_hs12_state {
  * @hrr_group:	the group our HelloRetryRequest asked for
  * @session_id: the client's legacy_session_id, echoed
  * @session_id_len: its length
- * @ch1_random:	random of the first ClientHello, which the second repeats
- * @ch1_suites:	SHA-256 of the first ClientHello's cipher_suites
+ * @ch1_digest:	what the second ClientHello must repeat of the first,
+ *		as ktls_hs_ch_retry_digest() sums it up
  * @transcript:	the handshake transcript
  * @s_hs:	server handshake traffic secret, until our Finished
  * @c_hs:	client handshake traffic secret, until the client's Finished
@@ -100,8 +100,7 @@ struct ktls_hs {
 	u16 hrr_group;
 	u8 session_id[KTLS_HS_SESSION_ID_MAX];
 	u8 session_id_len;
-	u8 ch1_random[KTLS_HS_RANDOM_LEN];
-	u8 ch1_suites[32];
+	u8 ch1_digest[KTLS_HS_CH_DIGEST_LEN];
 	struct ktls_transcript transcript;
 	u8 s_hs[KTLS_HASH_MAX_SIZE];
 	u8 c_hs[KTLS_HASH_MAX_SIZE];

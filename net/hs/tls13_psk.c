@@ -37,6 +37,7 @@ static enum ktls_hash ktls_hs_psk_suite_hash(u16 suite)
 	switch (suite) {
 	case KTLS_SUITE_AES_128_GCM_SHA256:
 	case KTLS_SUITE_CHACHA20_POLY1305_SHA256:
+	case KTLS_SUITE_AES_128_CCM_SHA256:
 		return KTLS_HASH_SHA256;
 	case KTLS_SUITE_AES_256_GCM_SHA384:
 		return KTLS_HASH_SHA384;

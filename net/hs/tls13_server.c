@@ -250,15 +250,13 @@ static int ktls_hs_compat_ccs(struct ktls_hs *hs)
 
 static int ktls_hs_send_hello_retry(struct ktls_hs *hs,
 				    const struct ktls_hs_client_hello *ch,
+				    const u8 *msg, size_t len,
 				    const struct ktls_hs_choice *c)
 {
 	struct ktls_hs_buf b;
 	int err;
 
-	memcpy(hs->ch1_random, ch->random, KTLS_HS_RANDOM_LEN);
-	err = ktls_hash_digest(KTLS_HASH_SHA256, ch->suites.data,
-			       ch->suites.len, hs->ch1_suites,
-			       sizeof(hs->ch1_suites));
+	err = ktls_hs_ch_retry_digest(msg, len, ch, hs->ch1_digest);
 	if (err)
 		return err;
 	hs->hrr_group = c->group;
@@ -607,30 +605,29 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 		hs->rx.early_skip = KTLS_HS_EARLY_SKIP_MAX;
 
 	if (!c.share.len)
-		return ktls_hs_send_hello_retry(hs, &ch, &c);
+		return ktls_hs_send_hello_retry(hs, &ch, msg, len, &c);
 	return ktls_hs_send_server_flight(hs, &c);
 }
 
-/* RFC 8446 4.1.2: the first ClientHello again, with the share we asked for. */
+/*
+ * RFC 8446 4.1.2: the first ClientHello again, byte for byte, but for the
+ * share we asked for (4.2.8: that one alone), no early_data, and the
+ * extensions a retry may change; anything else is illegal_parameter.
+ */
 static int ktls_hs_check_client_hello2(struct ktls_hs *hs,
-				       const struct ktls_hs_client_hello *ch)
+				       const struct ktls_hs_client_hello *ch,
+				       const u8 *msg, size_t len)
 {
-	u8 suites[sizeof(hs->ch1_suites)];
+	u8 digest[KTLS_HS_CH_DIGEST_LEN];
 	struct ktls_hs_vec share;
 	int err;
 
-	if (memcmp(ch->random, hs->ch1_random, KTLS_HS_RANDOM_LEN) ||
-	    ch->session_id.len != hs->session_id_len ||
-	    memcmp(ch->session_id.data, hs->session_id, hs->session_id_len) ||
-	    ktls_hs_ch_has(ch, KTLS_EXTB_EARLY_DATA))
-		return KTLS_ALERT_ILLEGAL_PARAMETER;
-	err = ktls_hash_digest(KTLS_HASH_SHA256, ch->suites.data,
-			       ch->suites.len, suites, sizeof(suites));
+	err = ktls_hs_ch_retry_digest(msg, len, ch, digest);
 	if (err)
 		return err;
-	if (memcmp(suites, hs->ch1_suites, sizeof(suites)))
+	if (memcmp(digest, hs->ch1_digest, sizeof(digest)) ||
+	    ktls_hs_ch_has(ch, KTLS_EXTB_EARLY_DATA))
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
-	/* RFC 8446 4.2.8: a single share, of the group we asked for. */
 	if (!ktls_hs_ch_key_share(ch, hs->hrr_group, &share) ||
 	    ch->key_shares.len != 4 + share.len)
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
@@ -647,7 +644,7 @@ static int ktls_hs_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
 	err = ktls_hs_parse_client_hello(msg, len, &ch);
 	if (err)
 		return err;
-	err = ktls_hs_check_client_hello2(hs, &ch);
+	err = ktls_hs_check_client_hello2(hs, &ch, msg, len);
 	if (err)
 		return err;
 	err = ktls_hs_negotiate(hs->cfg, &ch, &c);

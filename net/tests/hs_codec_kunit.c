@@ -479,14 +479,13 @@ static const struct ch_row ch_rows[] = {
 	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x02, 0x00, 0x00) } },
 	{ "key_share with no list",
 	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x00) }, .alert = DECODE },
+	/* Both are the negotiation's to judge, for the groups it uses. */
 	{ "key_share of zero length",
 	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x06, 0x00, 0x04, 0x00, 0x17,
-			   0x00, 0x00) },
-	  .alert = DECODE },
+			   0x00, 0x00) } },
 	{ "key_share group twice",
 	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x0c, 0x00, 0x0a, 0x00, 0x1d,
-			     0x00, 0x01, 0xaa, 0x00, 0x1d, 0x00, 0x01, 0xbb) },
-	  .alert = ILLEGAL },
+			     0x00, 0x01, 0xaa, 0x00, 0x1d, 0x00, 0x01, 0xbb) } },
 	{ "key_share entry cut",
 	  .exts = { HS_BYTES(0x00, 0x33, 0x00, 0x05, 0x00, 0x03, 0x00, 0x1d,
 			   0x00) },
@@ -705,7 +704,7 @@ static int ch_parse_exts(struct kunit *test, const u8 *exts, size_t n,
 static void ch_sni_lengths(struct kunit *test)
 {
 	struct ktls_hs_client_hello ch;
-	size_t name;
+	size_t name, i;
 	u8 *e;
 
 	e = kunit_kzalloc(test, 9 + 256, GFP_KERNEL);
@@ -717,6 +716,9 @@ static void ch_sni_lengths(struct kunit *test)
 		e[6] = KTLS_SNI_HOST_NAME;
 		put_unaligned_be16(name, e + 7);
 		memset(e + 9, 'a', name);
+		/* Labels of 50 bytes, within RFC 1035's 63. */
+		for (i = 50; i < name - 1; i += 51)
+			e[9 + i] = '.';
 		KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 9 + name, &ch),
 				name == 255 ? 0 : ILLEGAL);
 		if (name == 255)
@@ -724,51 +726,107 @@ static void ch_sni_lengths(struct kunit *test)
 	}
 }
 
-/* Unknown extensions: 64 distinct ones pass, the 65th is refused. */
-static void ch_unknown_limit(struct kunit *test)
+/*
+ * RFC 8446 4.2: unknown extensions are skipped, GREASE ones (RFC 8701)
+ * included, up to 1024 extensions in all; a repeat is found wherever
+ * it is among them.
+ */
+static void ch_rfc8446_4_2_unknown_extensions(struct kunit *test)
 {
 	struct ktls_hs_client_hello ch;
 	unsigned int nr;
 	u8 *e;
 
-	e = kunit_kzalloc(test, 4 * 65, GFP_KERNEL);
+	e = kunit_kzalloc(test, 4 * 1025, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	for (nr = 0; nr < 65; nr++)
+	for (nr = 0; nr < 1025; nr++)
 		put_unaligned_be16(0x1000 + nr, e + 4 * nr);
-	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 64, &ch), 0);
-	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 65, &ch), DECODE);
-	/* A repeat is found wherever it is among them. */
-	put_unaligned_be16(0x1000, e + 4 * 63);
-	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 64, &ch), ILLEGAL);
+	for (nr = 0; nr < 16; nr++)
+		put_unaligned_be16(0x0a0a + 0x1010 * nr, e + 4 * nr);
+	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 1024, &ch), 0);
+	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 1025, &ch), DECODE);
+	put_unaligned_be16(0x1000 + 20, e + 4 * 1023);
+	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 1024, &ch), ILLEGAL);
+	put_unaligned_be16(0x3a3a, e + 4 * 1023);
+	KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 4 * 1024, &ch), ILLEGAL);
 }
 
-/* Key shares: 32 distinct groups pass, the 33rd is refused. */
-static void ch_key_share_limit(struct kunit *test)
+/*
+ * RFC 8446 4.2.8: key shares of groups we do not know pass whatever
+ * their number and size (here 250 of 64 bytes, ~17 KB), and the lookup
+ * still finds each.
+ */
+static void ch_rfc8446_4_2_8_many_key_shares(struct kunit *test)
 {
+	const unsigned int nr_shares = 250, klen = 64, ent = 4 + klen;
 	struct ktls_hs_client_hello ch;
 	struct ktls_hs_vec ks;
 	unsigned int nr;
 	u8 *e;
 
-	e = kunit_kzalloc(test, 6 + 5 * 33, GFP_KERNEL);
+	e = kunit_kzalloc(test, 6 + ent * nr_shares, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e);
-	for (nr = 0; nr < 33; nr++) {
-		put_unaligned_be16(0x0100 + nr, e + 6 + 5 * nr);
-		put_unaligned_be16(1, e + 6 + 5 * nr + 2);
-		e[6 + 5 * nr + 4] = nr;
-	}
 	put_unaligned_be16(KTLS_EXT_KEY_SHARE, e);
-	for (nr = 32; nr <= 33; nr++) {
-		put_unaligned_be16(2 + 5 * nr, e + 2);
-		put_unaligned_be16(5 * nr, e + 4);
-		KUNIT_EXPECT_EQ(test, ch_parse_exts(test, e, 6 + 5 * nr, &ch),
-				nr == 32 ? 0 : DECODE);
-		if (nr == 32) {
-			KUNIT_ASSERT_TRUE(test, ktls_hs_ch_key_share(&ch, 0x011f,
-								     &ks));
-			KUNIT_EXPECT_EQ(test, ks.len, 1);
-			KUNIT_EXPECT_EQ(test, ks.data[0], 31);
-		}
+	put_unaligned_be16(2 + ent * nr_shares, e + 2);
+	put_unaligned_be16(ent * nr_shares, e + 4);
+	for (nr = 0; nr < nr_shares; nr++) {
+		put_unaligned_be16(0x0100 + nr, e + 6 + ent * nr);
+		put_unaligned_be16(klen, e + 6 + ent * nr + 2);
+		memset(e + 6 + ent * nr + 4, nr, klen);
+	}
+	KUNIT_ASSERT_EQ(test, ch_parse_exts(test, e, 6 + ent * nr_shares, &ch),
+			0);
+	KUNIT_ASSERT_TRUE(test, ktls_hs_ch_key_share(&ch, 0x0100 + 249, &ks));
+	KUNIT_EXPECT_EQ(test, ks.len, klen);
+	KUNIT_EXPECT_EQ(test, ks.data[0], 249);
+}
+
+/* RFC 6066 3: a HostName is a DNS name of LDH labels, no trailing dot. */
+static void ch_rfc6066_3_host_names(struct kunit *test)
+{
+	static const struct {
+		const char *name;
+		int alert;
+	} names[] = {
+		{ "www.example.test", 0 },
+		{ "xn--bcher-kva.example", 0 },
+		{ "A-1.B", 0 },
+		{ "localhost", 0 },
+		{ "www.example.test.", ILLEGAL },
+		{ ".example.test", ILLEGAL },
+		{ "www..example", ILLEGAL },
+		{ ".", ILLEGAL },
+		{ "under_score.example", ILLEGAL },
+		{ "with space.example", ILLEGAL },
+		{ "tab\tname", ILLEGAL },
+		{ "esc\x1b[31m", ILLEGAL },
+		{ "new\nline", ILLEGAL },
+		{ "del\x7f", ILLEGAL },
+		{ "high\xc3\xa9", ILLEGAL },
+		{ "[::1]", ILLEGAL },
+		{ "a%2f.example", ILLEGAL },
+		{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b",
+		  0 },
+		{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.b",
+		  ILLEGAL },
+	};
+	struct ktls_hs_client_hello ch;
+	unsigned int i;
+	size_t n;
+	u8 *e;
+
+	e = kunit_kzalloc(test, 9 + 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		n = strlen(names[i].name);
+		put_unaligned_be16(KTLS_EXT_SERVER_NAME, e);
+		put_unaligned_be16(n + 5, e + 2);
+		put_unaligned_be16(n + 3, e + 4);
+		e[6] = KTLS_SNI_HOST_NAME;
+		put_unaligned_be16(n, e + 7);
+		memcpy(e + 9, names[i].name, n);
+		KUNIT_EXPECT_EQ_MSG(test, ch_parse_exts(test, e, 9 + n, &ch),
+				    names[i].alert, "%s", names[i].name);
 	}
 }
 
@@ -1229,8 +1287,9 @@ static struct kunit_case hs_codec_cases[] = {
 	KUNIT_CASE_PARAM(ch_appended_byte, ch_valid_gen_params),
 	KUNIT_CASE_PARAM(ch_hostile, ch_row_gen_params),
 	KUNIT_CASE(ch_sni_lengths),
-	KUNIT_CASE(ch_unknown_limit),
-	KUNIT_CASE(ch_key_share_limit),
+	KUNIT_CASE(ch_rfc8446_4_2_unknown_extensions),
+	KUNIT_CASE(ch_rfc8446_4_2_8_many_key_shares),
+	KUNIT_CASE(ch_rfc6066_3_host_names),
 	KUNIT_CASE(ch_scsv_flags),
 	KUNIT_CASE(ch_vec_lookups),
 	KUNIT_CASE_PARAM(build_exact, build_case_gen_params),

@@ -31,7 +31,7 @@
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define TC_BUF_LEN	(128 * 1024)
-#define TC_CH_MAX	(16 * 1024)
+#define TC_CH_MAX	(32 * 1024)
 #define TC_TAG_LEN	16
 
 /* RFC 8446 4.1.3: the random of a HelloRetryRequest. */
@@ -162,6 +162,23 @@ struct tc {
 	bool no_key_share;
 	bool early_data;
 	bool zero_x25519;
+	/* For the RFC clause tests: 0, NULL and false keep the defaults. */
+	bool legacy_set;
+	u16 legacy_version;
+	const u8 *comp;
+	size_t comp_len;
+	const u8 *extra;
+	size_t extra_len;
+	bool no_groups;
+	unsigned int nr_unk;
+	u16 unk_first, unk_step;
+	size_t unk_len;
+	bool unk_no_shares;
+	bool unk_unlisted;
+	bool share_len_set;
+	size_t share_len;
+	bool share_fill_set;
+	u8 share_fill;
 	const char *sni;
 	const char *alpn;
 	size_t alpn_len;
@@ -300,12 +317,17 @@ static int tc_crypt(struct tc *c, struct crypto_aead *tfm, bool enc,
 	DECLARE_CRYPTO_WAIT(wait);
 	struct aead_request *req;
 	struct scatterlist sg;
-	u8 iv[12];
+	u8 iv[16] = {}, *nonce = iv;
 	int err, i;
 
-	memcpy(iv, static_iv, sizeof(iv));
+	/* ccm(aes) takes A_0: the flags byte L - 1 = 2, nonce, counter 0. */
+	if (c->suite == KTLS_SUITE_AES_128_CCM_SHA256) {
+		iv[0] = 2;
+		nonce = iv + 1;
+	}
+	memcpy(nonce, static_iv, 12);
 	for (i = 0; i < 8; i++)
-		iv[11 - i] ^= (u8)(seq >> (8 * i));
+		nonce[11 - i] ^= (u8)(seq >> (8 * i));
 	req = aead_request_alloc(tfm, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(c->test, req);
 	sg_init_one(&sg, rec, 5 + len + (enc ? TC_TAG_LEN : 0));
@@ -364,6 +386,12 @@ static void tc_close(u8 *p, size_t len, size_t at, int bytes)
 		p[at + i] = n;
 }
 
+/* The @i-th group of those the client offers that we do not know. */
+static u16 tc_unk_group(const struct tc *c, unsigned int i)
+{
+	return c->unk_first + i * (c->unk_step ?: 1);
+}
+
 static size_t tc_client_hello(struct tc *c, u8 *m)
 {
 	size_t len = 0, msg, list, exts, ext, sub;
@@ -371,7 +399,7 @@ static size_t tc_client_hello(struct tc *c, u8 *m)
 
 	m[len++] = KTLS_HS_CLIENT_HELLO;
 	msg = tc_open(&len, 3);
-	tc_put16(m, &len, 0x0303);
+	tc_put16(m, &len, c->legacy_set ? c->legacy_version : 0x0303);
 	memcpy(m + len, c->random, 32);
 	len += 32;
 	m[len++] = c->sid_len;
@@ -381,8 +409,14 @@ static size_t tc_client_hello(struct tc *c, u8 *m)
 	for (i = 0; i < c->nr_suites; i++)
 		tc_put16(m, &len, c->suites[i]);
 	tc_close(m, len, list, 2);
-	m[len++] = 1;
-	m[len++] = 0;
+	if (c->comp) {
+		m[len++] = c->comp_len;
+		memcpy(m + len, c->comp, c->comp_len);
+		len += c->comp_len;
+	} else {
+		m[len++] = 1;
+		m[len++] = 0;
+	}
 
 	exts = tc_open(&len, 2);
 	if (c->sni) {
@@ -406,10 +440,12 @@ static size_t tc_client_hello(struct tc *c, u8 *m)
 		tc_close(m, len, list, 1);
 		tc_close(m, len, ext, 2);
 	}
-	if (c->nr_groups) {
+	if ((c->nr_groups || c->nr_unk) && !c->no_groups) {
 		tc_put16(m, &len, KTLS_EXT_SUPPORTED_GROUPS);
 		ext = tc_open(&len, 2);
 		list = tc_open(&len, 2);
+		for (i = 0; i < c->nr_unk && !c->unk_unlisted; i++)
+			tc_put16(m, &len, tc_unk_group(c, i));
 		for (i = 0; i < c->nr_groups; i++)
 			tc_put16(m, &len, c->groups[i]);
 		tc_close(m, len, list, 2);
@@ -441,21 +477,36 @@ static size_t tc_client_hello(struct tc *c, u8 *m)
 		tc_put16(m, &len, KTLS_EXT_KEY_SHARE);
 		ext = tc_open(&len, 2);
 		list = tc_open(&len, 2);
+		/* Shares of groups we do not know, in the first hello only. */
+		for (i = 0; i < c->nr_unk && !c->hrr && !c->unk_no_shares; i++) {
+			tc_put16(m, &len, tc_unk_group(c, i));
+			tc_put16(m, &len, c->unk_len);
+			memset(m + len, 0xab, c->unk_len);
+			len += c->unk_len;
+		}
 		for (i = 0; i < c->nr_shares; i++) {
 			bool x = c->shares[i] == KTLS_GROUP_X25519;
-			size_t klen = x ? 32 : 65;
+			size_t klen = x ? 32 : 65, put;
 
+			if (c->share_len_set)
+				klen = c->share_len;
+			put = min_t(size_t, klen, x ? 32 : 65);
 			tc_put16(m, &len, c->shares[i]);
 			tc_put16(m, &len, klen);
-			if (x && c->zero_x25519)
+			memset(m + len, 0x55, klen);
+			if (c->share_fill_set)
+				memset(m + len, c->share_fill, klen);
+			else if (x && c->zero_x25519)
 				memset(m + len, 0, klen);
 			else
-				memcpy(m + len, x ? c->x_pub : c->p_pub, klen);
+				memcpy(m + len, x ? c->x_pub : c->p_pub, put);
 			len += klen;
 		}
 		tc_close(m, len, list, 2);
 		tc_close(m, len, ext, 2);
 	}
+	memcpy(m + len, c->extra, c->extra_len);
+	len += c->extra_len;
 	tc_close(m, len, exts, 2);
 	tc_close(m, len, msg, 3);
 	return len;
@@ -483,7 +534,9 @@ static void tc_keys(struct tc *c, struct crypto_aead **tfm, u8 *iv,
 		    const u8 *secret)
 {
 	const char *alg = c->suite == KTLS_SUITE_CHACHA20_POLY1305_SHA256 ?
-			  "rfc7539(chacha20,poly1305)" : "gcm(aes)";
+			  "rfc7539(chacha20,poly1305)" :
+			  c->suite == KTLS_SUITE_AES_128_CCM_SHA256 ?
+			  "ccm(aes)" : "gcm(aes)";
 	struct kunit *test = c->test;
 	u8 key[32];
 
@@ -546,7 +599,8 @@ static void tc_server_hello(struct tc *c, const u8 *m, size_t len)
 		c->hash = suite == KTLS_SUITE_AES_256_GCM_SHA384 ?
 			  KTLS_HASH_SHA384 : KTLS_HASH_SHA256;
 		c->n = ktls_hash_size(c->hash);
-		c->key_len = suite == KTLS_SUITE_AES_128_GCM_SHA256 ? 16 : 32;
+		c->key_len = suite == KTLS_SUITE_AES_128_GCM_SHA256 ||
+			     suite == KTLS_SUITE_AES_128_CCM_SHA256 ? 16 : 32;
 		KUNIT_ASSERT_EQ(test, ktls_transcript_init(&c->t, c->hash), 0);
 		KUNIT_ASSERT_EQ(test, ktls_transcript_update(&c->t, c->ch1,
 							     c->ch1_len), 0);
@@ -867,6 +921,13 @@ static void tc_check_info(struct tc *c, const union ktls_crypto_info *ci,
 		KUNIT_EXPECT_MEMEQ(test, ci->aes_gcm_128.iv, iv + 4, 8);
 		KUNIT_EXPECT_MEMEQ(test, ci->aes_gcm_128.rec_seq, zero_seq, 8);
 		break;
+	case KTLS_SUITE_AES_128_CCM_SHA256:
+		KUNIT_EXPECT_EQ(test, ci->info.cipher_type, TLS_CIPHER_AES_CCM_128);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.key, key, 16);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.salt, iv, 4);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.iv, iv + 4, 8);
+		KUNIT_EXPECT_MEMEQ(test, ci->aes_ccm_128.rec_seq, zero_seq, 8);
+		break;
 	case KTLS_SUITE_AES_256_GCM_SHA384:
 		KUNIT_EXPECT_EQ(test, ci->info.cipher_type, TLS_CIPHER_AES_GCM_256);
 		KUNIT_EXPECT_MEMEQ(test, ci->aes_gcm_256.key, key, 32);
@@ -949,6 +1010,8 @@ static const struct hs_param hs_params[] = {
 	{ KTLS_SUITE_AES_256_GCM_SHA384, KTLS_GROUP_SECP256R1, true, "aes256 p256 hrr" },
 	{ KTLS_SUITE_CHACHA20_POLY1305_SHA256, KTLS_GROUP_X25519, true, "chacha x25519 hrr" },
 	{ KTLS_SUITE_CHACHA20_POLY1305_SHA256, KTLS_GROUP_SECP256R1, true, "chacha p256 hrr" },
+	{ KTLS_SUITE_AES_128_CCM_SHA256, KTLS_GROUP_X25519, false, "ccm x25519" },
+	{ KTLS_SUITE_AES_128_CCM_SHA256, KTLS_GROUP_SECP256R1, true, "ccm p256 hrr" },
 };
 
 static void hs_param_desc(const struct hs_param *p, char *desc)
@@ -962,9 +1025,12 @@ static void handshake(struct kunit *test)
 {
 	const struct hs_param *p = test->param_value;
 	struct ktls_hs_config *cfg = test_config(test);
-	struct ktls_hs *hs = test_engine(test, cfg);
-	struct tc *c = tc_init(test, hs, cfg->identities[0]);
+	struct ktls_hs *hs;
+	struct tc *c;
 
+	cfg->suites |= KTLS_HS_SUITE_AES_128_CCM_SHA256;
+	hs = test_engine(test, cfg);
+	c = tc_init(test, hs, cfg->identities[0]);
 	c->suites[0] = p->suite;
 	c->nr_suites = 1;
 	c->groups[0] = p->group;
@@ -982,7 +1048,9 @@ static void handshake(struct kunit *test)
 			p->suite == KTLS_SUITE_AES_128_GCM_SHA256 ?
 			TLS_CIPHER_AES_GCM_128 :
 			p->suite == KTLS_SUITE_AES_256_GCM_SHA384 ?
-			TLS_CIPHER_AES_GCM_256 : TLS_CIPHER_CHACHA20_POLY1305);
+			TLS_CIPHER_AES_GCM_256 :
+			p->suite == KTLS_SUITE_AES_128_CCM_SHA256 ?
+			TLS_CIPHER_AES_CCM_128 : TLS_CIPHER_CHACHA20_POLY1305);
 }
 
 /* X25519 over P-256 when both shares came; P-256 rather than a round trip. */
@@ -1159,7 +1227,7 @@ static void sni_policy_fallback(struct kunit *test)
 	tc_check_handed_back(c, KTLS_ALERT_PROTOCOL_VERSION);
 
 	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
-	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256 */
+	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256, not allowed */
 	c->nr_suites = 1;
 	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_HANDED_BACK);
 	tc_check_handed_back(c, KTLS_ALERT_HANDSHAKE_FAILURE);
@@ -1350,9 +1418,9 @@ static void bad_records(struct kunit *test)
 	tc_feed(c, hdr, sizeof(hdr));
 	tc_check_failed(c, KTLS_ALERT_UNEXPECTED_MESSAGE, false);
 
-	/* A ClientHello longer than we buffer. */
+	/* A ClientHello longer than we buffer (8 KiB plus a record). */
 	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
-	tc_send_plain(c, KTLS_TYPE_HANDSHAKE, "\x01\x00\x40\x00", 4, 4);
+	tc_send_plain(c, KTLS_TYPE_HANDSHAKE, "\x01\x00\x80\x00", 4, 4);
 	tc_check_failed(c, KTLS_ALERT_ILLEGAL_PARAMETER, false);
 
 	/* Another message than ClientHello first. */
@@ -1599,7 +1667,7 @@ static void bad_hello(struct kunit *test)
 	tc_check_failed(c, KTLS_ALERT_HANDSHAKE_FAILURE, false);
 
 	c = tc_init(test, test_engine(test, cfg), cfg->identities[0]);
-	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256 */
+	c->suites[0] = 0x1304;		/* TLS_AES_128_CCM_SHA256, not allowed */
 	c->nr_suites = 1;
 	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
 	tc_check_failed(c, KTLS_ALERT_HANDSHAKE_FAILURE, false);
@@ -1684,6 +1752,397 @@ static void bad_hello_retry(struct kunit *test)
 	tc_check_failed(c, KTLS_ALERT_ILLEGAL_PARAMETER, false);
 }
 
+/* ------------------------------------------- ClientHellos by RFC clause */
+
+/* A fresh client of a fresh engine under @cfg. */
+static struct tc *tc_new(struct kunit *test, struct ktls_hs_config *cfg)
+{
+	return tc_init(test, test_engine(test, cfg), cfg->identities[0]);
+}
+
+/* The whole handshake went through, on the group @group. */
+static void tc_expect_done(struct tc *c, u16 group, bool hrr)
+{
+	KUNIT_EXPECT_EQ(c->test, tc_run(c), KTLS_HS_DONE);
+	KUNIT_EXPECT_EQ(c->test, c->group, group);
+	KUNIT_EXPECT_EQ(c->test, c->hrr, hrr);
+	tc_check_done(c);
+}
+
+/* The first ClientHello got @alert, in plaintext. */
+static void tc_expect_alert(struct tc *c, u8 alert)
+{
+	KUNIT_EXPECT_EQ(c->test, tc_run(c), KTLS_HS_FAILED);
+	tc_check_failed(c, alert, false);
+}
+
+struct unk_case {
+	const char *name;
+	u16 first, step;
+	unsigned int nr;
+	size_t share;		/* 0: no shares of them */
+	u16 known_share;	/* 0: none */
+	bool known_group;	/* X25519 listed beside them */
+	int alert;		/* 0: done; -1: done after a retry */
+};
+
+static const struct unk_case unk_cases[] = {
+	{ "EC range, 64-byte shares, X25519 share", 34, 1, 221, 64,
+	  KTLS_GROUP_X25519, true, 0 },
+	{ "EC range, 64-byte shares, X25519 listed", 34, 1, 221, 64, 0, true,
+	  -1 },
+	{ "EC range, 64-byte shares only", 34, 1, 221, 64, 0, false,
+	  KTLS_ALERT_HANDSHAKE_FAILURE },
+	{ "FFDHE range, 256-byte shares, X25519 share", 0x0100, 1, 60, 256,
+	  KTLS_GROUP_X25519, true, 0 },
+	{ "FFDHE range, 128-byte shares, X25519 listed", 0x0100, 1, 100, 128,
+	  0, true, -1 },
+	{ "FFDHE range, 256-byte shares only", 0x0100, 1, 60, 256, 0, false,
+	  KTLS_ALERT_HANDSHAKE_FAILURE },
+	{ "FFDHE groups listed only", 0x0100, 1, 5, 0, 0, false,
+	  KTLS_ALERT_HANDSHAKE_FAILURE },
+	{ "GREASE, 1-byte shares, P-256 share", 0x0a0a, 0x1010, 16, 1,
+	  KTLS_GROUP_SECP256R1, true, 0 },
+	{ "GREASE only", 0x0a0a, 0x1010, 16, 1, 0, false,
+	  KTLS_ALERT_HANDSHAKE_FAILURE },
+	{ "secp384r1 and secp521r1 shares, X25519 listed", 0x0018, 1, 2, 97,
+	  0, true, -1 },
+	{ "secp384r1 and secp521r1 only", 0x0018, 1, 2, 97, 0, false,
+	  KTLS_ALERT_HANDSHAKE_FAILURE },
+	{ "x448 share, X25519 share", 0x001e, 1, 1, 56, KTLS_GROUP_X25519,
+	  true, 0 },
+	{ "x448 only", 0x001e, 1, 1, 56, 0, false,
+	  KTLS_ALERT_HANDSHAKE_FAILURE },
+	/* Past what the engine buffers (~24 KB): refused, not misread. */
+	{ "FFDHE range, 256-byte shares, 31 KB", 0x0100, 1, 120, 256,
+	  KTLS_GROUP_X25519, true, KTLS_ALERT_ILLEGAL_PARAMETER },
+};
+
+static void unk_case_desc(const struct unk_case *u, char *desc)
+{
+	strscpy(desc, u->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(unk, unk_cases, unk_case_desc);
+
+/*
+ * RFC 8446 4.2.7, 4.2.8: groups and shares we do not recognise are
+ * ignored: a share we can use is answered, a group we can use without
+ * a share gets a HelloRetryRequest, nothing usable handshake_failure.
+ */
+static void rfc8446_4_2_8_unknown_groups(struct kunit *test)
+{
+	const struct unk_case *u = test->param_value;
+	struct ktls_hs_config *cfg = test_config(test);
+	struct tc *c = tc_new(test, cfg);
+
+	c->unk_first = u->first;
+	c->unk_step = u->step;
+	c->nr_unk = u->nr;
+	c->unk_len = u->share;
+	c->unk_no_shares = !u->share;
+	c->groups[0] = KTLS_GROUP_X25519;
+	c->nr_groups = u->known_group;
+	if (u->known_share == KTLS_GROUP_SECP256R1)
+		c->groups[0] = KTLS_GROUP_SECP256R1;
+	c->shares[0] = u->known_share;
+	c->nr_shares = !!u->known_share;
+	if (u->alert > 0)
+		tc_expect_alert(c, u->alert);
+	else
+		tc_expect_done(c, c->groups[0], u->alert < 0);
+}
+
+/*
+ * RFC 8446 4.2.8: a share of a group we implement that the client did
+ * not list, or two of one group, is illegal_parameter; the same of a
+ * group we do not know is ignored.
+ */
+static void rfc8446_4_2_8_share_list_rules(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config(test);
+	struct tc *c;
+
+	c = tc_new(test, cfg);
+	c->shares[1] = KTLS_GROUP_X25519;
+	c->nr_shares = 2;
+	tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+
+	/* An unknown group's share it did not list. */
+	c = tc_new(test, cfg);
+	c->unk_first = 0x0123;
+	c->nr_unk = 1;
+	c->unk_len = 64;
+	c->unk_unlisted = true;
+	tc_expect_done(c, KTLS_GROUP_X25519, false);
+}
+
+/*
+ * RFC 8446 4.2.8.1, 4.2.8.2, 7.4.2: a share of the wrong length (empty
+ * included), a P-256 share not an uncompressed point of the curve, and
+ * an X25519 share giving the all-zero secret are illegal_parameter.
+ */
+static void rfc8446_4_2_8_share_encoding(struct kunit *test)
+{
+	static const struct {
+		u16 group;
+		size_t len;
+		bool fill;
+		u8 byte;
+	} bad[] = {
+		{ KTLS_GROUP_X25519, 0, false, 0 },
+		{ KTLS_GROUP_X25519, 1, true, 0 },
+		{ KTLS_GROUP_X25519, 31, false, 0 },
+		{ KTLS_GROUP_X25519, 33, false, 0 },
+		{ KTLS_GROUP_X25519, 32, true, 0 },
+		{ KTLS_GROUP_SECP256R1, 0, false, 0 },
+		{ KTLS_GROUP_SECP256R1, 1, true, 0 },
+		{ KTLS_GROUP_SECP256R1, 33, false, 0 },
+		{ KTLS_GROUP_SECP256R1, 64, false, 0 },
+		{ KTLS_GROUP_SECP256R1, 66, false, 0 },
+		{ KTLS_GROUP_SECP256R1, 65, true, 0 },
+		{ KTLS_GROUP_SECP256R1, 65, true, 0x04 },
+		{ KTLS_GROUP_SECP256R1, 65, true, 0xff },
+	};
+	struct ktls_hs_config *cfg = test_config(test);
+	unsigned int i;
+	struct tc *c;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = tc_new(test, cfg);
+		c->shares[0] = bad[i].group;
+		c->share_len_set = true;
+		c->share_len = bad[i].len;
+		c->share_fill_set = bad[i].fill;
+		c->share_fill = bad[i].byte;
+		tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+	}
+}
+
+/*
+ * RFC 8446 9.2: without a PSK, signature_algorithms and supported_groups
+ * are mandatory, and supported_groups and key_share come together:
+ * missing_extension.  Without supported_versions it is no TLS 1.3 hello.
+ */
+static void rfc8446_9_2_mandatory_extensions(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config(test);
+	struct tc *c;
+
+	c = tc_new(test, cfg);
+	c->no_key_share = true;
+	tc_expect_alert(c, KTLS_ALERT_MISSING_EXTENSION);
+
+	c = tc_new(test, cfg);
+	c->no_groups = true;
+	tc_expect_alert(c, KTLS_ALERT_MISSING_EXTENSION);
+
+	c = tc_new(test, cfg);
+	c->no_groups = true;
+	c->no_key_share = true;
+	tc_expect_alert(c, KTLS_ALERT_MISSING_EXTENSION);
+
+	c = tc_new(test, cfg);
+	c->nr_sigalgs = 0;
+	tc_expect_alert(c, KTLS_ALERT_MISSING_EXTENSION);
+
+	c = tc_new(test, cfg);
+	c->nr_versions = 0;
+	tc_expect_alert(c, KTLS_ALERT_PROTOCOL_VERSION);
+}
+
+/*
+ * RFC 8446 D.5, 4.1.2: a legacy_version of 0x0300 or lower is refused
+ * with protocol_version, whatever supported_versions says and in TLS 1.2
+ * too; 0x0301 and 0x0302 are let through (only supported_versions
+ * counts in 1.3).
+ */
+static void rfc8446_d_5_legacy_version(struct kunit *test)
+{
+	static const u16 low[] = { 0x0000, 0x0001, 0x0002, 0x0100, 0x0200,
+				   0x02ff, 0x0300 };
+	struct ktls_hs_config *cfg = test_config(test);
+	struct ktls_hs_config *cfg12 = test_config(test);
+	unsigned int i;
+	struct tc *c;
+
+	cfg12->versions = KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13;
+	cfg12->suites |= KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;
+	for (i = 0; i < ARRAY_SIZE(low); i++) {
+		c = tc_new(test, cfg);
+		c->legacy_set = true;
+		c->legacy_version = low[i];
+		tc_expect_alert(c, KTLS_ALERT_PROTOCOL_VERSION);
+
+		/* The 1.2 path, with and without supported_versions. */
+		c = tc_new(test, cfg12);
+		c->legacy_set = true;
+		c->legacy_version = low[i];
+		c->versions[0] = KTLS_VERSION_TLS12;
+		c->nr_versions = 1;
+		c->suites[0] = 0xc02b;
+		c->nr_suites = 1;
+		tc_expect_alert(c, KTLS_ALERT_PROTOCOL_VERSION);
+
+		c = tc_new(test, cfg12);
+		c->legacy_set = true;
+		c->legacy_version = low[i];
+		c->nr_versions = 0;
+		c->suites[0] = 0xc02b;
+		c->nr_suites = 1;
+		tc_expect_alert(c, KTLS_ALERT_PROTOCOL_VERSION);
+	}
+	for (i = 0x0301; i <= 0x0303; i++) {
+		c = tc_new(test, cfg);
+		c->legacy_set = true;
+		c->legacy_version = i;
+		tc_expect_done(c, KTLS_GROUP_X25519, false);
+	}
+}
+
+/* RFC 8446 4.1.2: legacy_compression_methods is exactly one zero byte. */
+static void rfc8446_4_1_2_compression(struct kunit *test)
+{
+	static const u8 bad[][3] = {
+		{ 2, 0, 1 }, { 2, 1, 0 }, { 2, 0, 0 }, { 1, 1 }, { 2, 0x40, 0 },
+	};
+	struct ktls_hs_config *cfg = test_config(test);
+	unsigned int i;
+	struct tc *c;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		c = tc_new(test, cfg);
+		c->comp = bad[i] + 1;
+		c->comp_len = bad[i][0];
+		tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+	}
+}
+
+/*
+ * RFC 6066 3: a server_name that is no DNS host name is illegal_parameter
+ * before anything reads it (the session's name stays empty), under every
+ * SNI policy.
+ */
+static void rfc6066_3_server_name(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"a.example.", "a..example", ".a.example", "a_b.example",
+		"a.example\r\n", "a\x1b[0m.example", "a b", "a.example\xff",
+	};
+	struct ktls_hs_config *cfg = test_config(test);
+	unsigned int i, p;
+	struct tc *c;
+
+	for (p = 0; p < 2; p++) {
+		cfg->sni_policy = p ? KTLS_HS_SNI_FALLBACK : KTLS_HS_SNI_DEFAULT;
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			c = tc_new(test, cfg);
+			c->sni = bad[i];
+			tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+			KUNIT_EXPECT_STREQ(test,
+					   ktls_hs_session(c->hs)->sni, "");
+		}
+	}
+}
+
+/* Up to the HelloRetryRequest, the second hello to be changed by the caller. */
+static struct tc *tc_to_retry(struct kunit *test, struct ktls_hs_config *cfg)
+{
+	struct tc *c = tc_new(test, cfg);
+
+	c->nr_shares = 0;
+	tc_send_client_hello(c);
+	tc_read(c);
+	KUNIT_EXPECT_TRUE(test, c->hrr);
+	tc_send_ccs(c, 1);
+	c->shares[0] = c->hrr_group;
+	c->nr_shares = 1;
+	return c;
+}
+
+static void tc_retry_refused(struct tc *c)
+{
+	tc_send_client_hello(c);
+	tc_check_failed(c, KTLS_ALERT_ILLEGAL_PARAMETER, false);
+}
+
+/*
+ * RFC 8446 4.1.2: after a HelloRetryRequest the client sends the same
+ * ClientHello but for key_share, early_data (removed), cookie,
+ * pre_shared_key and padding; any other change is illegal_parameter.
+ */
+static void rfc8446_4_1_2_retry_unchanged(struct kunit *test)
+{
+	static const u8 padding[] = { 0x00, 0x15, 0x00, 0x03, 0, 0, 0 };
+	static const u8 unknown[] = { 0x44, 0x69, 0x00, 0x01, 0x01 };
+	static const u8 comp[] = { 0, 0 };
+	struct ktls_hs_config *cfg = test_config(test);
+	struct tc *c;
+
+	c = tc_to_retry(test, cfg);
+	c->legacy_set = true;
+	c->legacy_version = 0x0301;
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->random[7] ^= 1;
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->sid[0] ^= 1;
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->suites[2] = c->suites[1];
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->nr_suites = 2;
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->comp = comp;
+	c->comp_len = sizeof(comp);
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->groups[1] = 0x0018;
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->sigalgs[0] = 0x0805;
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->sni = "b.example";
+	tc_retry_refused(c);
+
+	c = tc_to_retry(test, cfg);
+	c->extra = unknown;
+	c->extra_len = sizeof(unknown);
+	tc_retry_refused(c);
+
+	/* Padding may come, go or change. */
+	c = tc_new(test, cfg);
+	c->nr_shares = 0;
+	c->extra = padding;
+	c->extra_len = sizeof(padding);
+	tc_send_client_hello(c);
+	tc_read(c);
+	KUNIT_ASSERT_TRUE(test, c->hrr);
+	tc_send_ccs(c, 1);
+	c->shares[0] = c->hrr_group;
+	c->nr_shares = 1;
+	c->extra = NULL;
+	c->extra_len = 0;
+	tc_send_client_hello(c);
+	tc_read(c);
+	KUNIT_ASSERT_TRUE(test, c->got_fin);
+	tc_send_finished(c, false);
+	tc_read(c);
+	KUNIT_EXPECT_EQ(test, ktls_hs_status(c->hs), KTLS_HS_DONE);
+}
+
 static void api(struct kunit *test)
 {
 	struct ktls_hs_config *cfg = test_config(test);
@@ -1729,6 +2188,14 @@ static struct kunit_case hs_engine_cases[] = {
 	KUNIT_CASE(key_change_alignment),
 	KUNIT_CASE(bad_hello),
 	KUNIT_CASE(bad_hello_retry),
+	KUNIT_CASE_PARAM(rfc8446_4_2_8_unknown_groups, unk_gen_params),
+	KUNIT_CASE(rfc8446_4_2_8_share_list_rules),
+	KUNIT_CASE(rfc8446_4_2_8_share_encoding),
+	KUNIT_CASE(rfc8446_9_2_mandatory_extensions),
+	KUNIT_CASE(rfc8446_d_5_legacy_version),
+	KUNIT_CASE(rfc8446_4_1_2_compression),
+	KUNIT_CASE(rfc6066_3_server_name),
+	KUNIT_CASE(rfc8446_4_1_2_retry_unchanged),
 	KUNIT_CASE(api),
 	{}
 };

@@ -5,7 +5,7 @@
  * files go out with sendfile().  No TLS library in sight.
  *
  *   https_server --port 8443 --root /srv/www --key SERIAL|DESCRIPTION
- *		[--groups x25519,p256] [--suites aes128,aes256,chacha]
+ *		[--groups x25519,p256] [--suites aes128,aes256,chacha,ccm]
  *		[--tickets SECONDS] [--alpn] [--verbose]
  *
  * Each --key (up to 8) is a "ktls_identity" key (keyctl padd ktls_identity NAME @u <
@@ -270,13 +270,14 @@ int main(int argc, char **argv)
 	static const unsigned int group_bits[] = { KTLS_HS_GROUP_X25519,
 						   KTLS_HS_GROUP_SECP256R1 };
 	static const char *const suite_names[] = {
-		"aes128", "aes256", "chacha",
+		"aes128", "aes256", "chacha", "ccm",
 		"ecdsa-aes128", "ecdsa-aes256", "ecdsa-chacha",
 	};
 	static const unsigned int suite_bits[] = {
 		KTLS_HS_SUITE_AES_128_GCM_SHA256,
 		KTLS_HS_SUITE_AES_256_GCM_SHA384,
 		KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256,
+		KTLS_HS_SUITE_AES_128_CCM_SHA256,
 		KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
 		KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
 		KTLS_HS_SUITE_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,

@@ -95,10 +95,14 @@
 #define KTLS_HS_SNI_REJECT	1	/* fatal unrecognized_name alert */
 #define KTLS_HS_SNI_FALLBACK	2	/* hand the connection to userspace */
 
-/* KTLS_HS_SUITES bits: TLS 1.3 cipher suites; default: all */
+/*
+ * KTLS_HS_SUITES bits: TLS 1.3 cipher suites; default: all but
+ * TLS_AES_128_CCM_SHA256, which is there for whoever asks for it
+ */
 #define KTLS_HS_SUITE_AES_128_GCM_SHA256	0x00000001U
 #define KTLS_HS_SUITE_AES_256_GCM_SHA384	0x00000002U
 #define KTLS_HS_SUITE_CHACHA20_POLY1305_SHA256	0x00000004U
+#define KTLS_HS_SUITE_AES_128_CCM_SHA256	0x00000008U
 /* TLS 1.2 cipher suites (RFC 5289, RFC 7905) */
 #define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256	0x00000100U
 #define KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384	0x00000200U

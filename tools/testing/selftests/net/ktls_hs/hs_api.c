@@ -191,8 +191,13 @@ TEST_F(armed, suites_groups_timeout)
 
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES, 0), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES, 8), -1);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES, 0x10), -1);
 	EXPECT_EQ(errno, EINVAL);
+	/* AES-CCM is off by default, and on when asked for. */
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES,
+			  KTLS_HS_SUITE_AES_128_CCM_SHA256), 0);
+	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_SUITES, &v), 0);
+	EXPECT_EQ(v, KTLS_HS_SUITE_AES_128_CCM_SHA256);
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES, 0x800), -1);
 	EXPECT_EQ(errno, EINVAL);
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SUITES,

@@ -450,6 +450,229 @@ def hostile_cases(srv):
                        "unexpected_message")
 
 
+# ------------------------------------------------- ClientHellos by RFC clause
+
+HRR_RANDOM = bytes.fromhex(
+    "cf21ad74e59a6111be1d8c021e65b891c2a211167abb8c5e079e09e2c8a8339c")
+
+
+def records(payload, typ=HANDSHAKE):
+    """@payload in as many records of at most 2^14 bytes as it takes."""
+    return b"".join(record(typ, payload[i:i + 16384])
+                    for i in range(0, len(payload), 16384))
+
+
+def hello_exts(pub, groups, shares, sni=b"www.example.test"):
+    """std_exts() with @groups listed and @shares [(group, bytes)] sent."""
+    exts = [
+        ext(43, vec8(u16(0x0304))),
+        ext(10, vec16(b"".join(u16(g) for g in groups))),
+        ext(13, vec16(u16(0x0403) + u16(0x0804))),
+        ext(51, vec16(b"".join(u16(g) + vec16(k) for g, k in shares))),
+    ]
+    if sni is not None:
+        exts.append(ext(0, vec16(b"\x00" + vec16(sni))))
+    return exts
+
+
+def finish(srv, c, h, name):
+    """Send the client's Finished; the child must come out of accept()."""
+    if not h.server_flight():
+        check(name, False, "no server flight")
+        c.close()
+        return
+    c.s.sendall(h.finished())
+    a = srv.accept(10)
+    check(name, a is not None, "accept() got nothing")
+    if a:
+        a.close()
+    c.close()
+
+
+def expect_served(srv, name, groups, extra_shares):
+    """A hello with our X25519 share among others is answered with it."""
+    c = Conn(srv.port)
+    h = Handshake(c)
+    ch = client_hello(hello_exts(h.pub, groups,
+                                 extra_shares + [(0x001d, h.pub)]))
+    h.transcript = ch
+    c.s.sendall(records(ch))
+    finish(srv, c, h, name)
+
+
+def read_hrr(c):
+    """The HelloRetryRequest message, past the CCS behind it, or None."""
+    r = c.read_record()
+    if not r or r[0] != HANDSHAKE or r[2][0] != 2 or \
+            r[2][6:38] != HRR_RANDOM:
+        return None
+    nxt = c.read_record()
+    if not nxt or nxt[0] != CCS:
+        return None
+    return r[2]
+
+
+def retry(srv, name, groups, shares, second=None):
+    """
+    A hello without a share we take: a HelloRetryRequest for X25519, then
+    the second hello @second(ch1 exts) builds (default: the same with our
+    share), which must complete; or, if @second returns (exts, random,
+    alert), get that alert.
+    """
+    c = Conn(srv.port)
+    h = Handshake(c)
+    rnd = os.urandom(32)
+    sid = os.urandom(32)
+    ch1 = hello_with_random(hello_exts(h.pub, groups, shares), rnd, sid)
+    c.s.sendall(records(ch1))
+    hrr = read_hrr(c)
+    if hrr is None:
+        check(name, False, "no HelloRetryRequest")
+        c.close()
+        return
+    exts, rnd2, alert = (second or (lambda h: (
+        hello_exts(h.pub, groups, [(0x001d, h.pub)]), rnd, None)))(h)
+    ch2 = hello_with_random(exts, rnd2, sid)
+    h.transcript = (b"\xfe\x00\x00\x20" + hashlib.sha256(ch1).digest() +
+                    hrr + ch2)
+    before = srv.stats()
+    c.s.sendall(record(CCS, b"\x01") + records(ch2))
+    if alert is None:
+        finish(srv, c, h, name)
+    else:
+        check_plain_alert(srv, name, c, before, alert)
+
+
+def hello_with_random(exts, rnd, sid, suites=(0x1301,)):
+    ch = bytearray(client_hello(exts, suites=suites, sid=sid))
+    ch[6:38] = rnd
+    return bytes(ch)
+
+
+def unknown_groups_cases(srv):
+    """RFC 8446 4.2.7, 4.2.8: what we do not know is ignored."""
+    ec = list(range(34, 255))
+    ffdhe = [0x0100, 0x0101, 0x0102, 0x0103, 0x0104] + \
+        list(range(0x0105, 0x0140))
+    grease = [0x0a0a + 0x1010 * i for i in range(16)]
+    expect_served(srv, "4.2.8: 221 unknown EC-range groups, 64-byte shares",
+                  ec + [0x001d], [(g, b"\xab" * 64) for g in ec])
+    expect_served(srv, "4.2.8: FFDHE groups with 256-byte shares",
+                  ffdhe[:40] + [0x001d],
+                  [(g, b"\xab" * 256) for g in ffdhe[:40]])
+    expect_served(srv, "4.2.8: GREASE groups and shares",
+                  grease + [0x001d], [(g, b"\x00") for g in grease])
+    expect_served(srv, "4.2.8: x448, secp384r1, secp521r1 shares",
+                  [0x001e, 0x0018, 0x0019, 0x001d],
+                  [(0x001e, os.urandom(56)), (0x0018, b"\x04" * 97),
+                   (0x0019, b"\x04" * 133)])
+    retry(srv, "4.2.8: unknown shares, X25519 listed: HelloRetryRequest",
+          ec + [0x001d], [(g, b"\xab" * 64) for g in ec])
+    retry(srv, "4.2.8: ffdhe2048 share, X25519 listed: HelloRetryRequest",
+          [0x0100, 0x001d], [(0x0100, b"\xab" * 256)])
+    for name, groups in (("FFDHE range", ffdhe[:40]), ("EC range", ec),
+                         ("x448, secp384r1, secp521r1",
+                          [0x001e, 0x0018, 0x0019]),
+                         ("GREASE", grease)):
+        ch = client_hello(hello_exts(os.urandom(32), groups,
+                                     [(g, b"\xab" * 64) for g in groups]))
+        expect_plain_alert(srv, f"4.2.8: only unknown groups ({name})",
+                           records(ch), "handshake_failure")
+
+
+def rfc_clause_cases(srv):
+    pub = os.urandom(32)
+
+    # D.5: legacy_version of SSL 3.0 or below.
+    for v in (0x0000, 0x0200, 0x0300):
+        ch = bytearray(client_hello(std_exts(pub)))
+        ch[4:6] = u16(v)
+        expect_plain_alert(srv, f"D.5: legacy_version {v:#06x}",
+                           record(HANDSHAKE, bytes(ch)), "protocol_version")
+
+    # 4.2.8.1-2, 7.4.2: shares of our groups that are no key.
+    for name, group, share in (
+            ("empty X25519 share", 0x001d, b""),
+            ("all-zero X25519 share", 0x001d, b"\x00" * 32),
+            ("P-256 share of one zero byte", 0x0017, b"\x00"),
+            ("all-zero P-256 share", 0x0017, b"\x00" * 65),
+            ("P-256 share of 64 bytes", 0x0017, b"\x04" + b"\x01" * 63)):
+        ch = client_hello(hello_exts(pub, [0x001d, 0x0017],
+                                     [(group, share)]))
+        expect_plain_alert(srv, f"4.2.8: {name}", record(HANDSHAKE, ch),
+                           "illegal_parameter")
+
+    # 9.2: supported_groups and key_share come together.
+    only_groups = [e for e in std_exts(pub) if e[:2] != u16(51)]
+    expect_plain_alert(srv, "9.2: supported_groups without key_share",
+                       record(HANDSHAKE, client_hello(only_groups)),
+                       "missing_extension")
+    only_share = [e for e in std_exts(pub) if e[:2] != u16(10)]
+    expect_plain_alert(srv, "9.2: key_share without supported_groups",
+                       record(HANDSHAKE, client_hello(only_share)),
+                       "missing_extension")
+    no_sigs = [e for e in std_exts(pub) if e[:2] != u16(13)]
+    expect_plain_alert(srv, "9.2: no signature_algorithms",
+                       record(HANDSHAKE, client_hello(no_sigs)),
+                       "missing_extension")
+
+    # 4.1.2: legacy_compression_methods is exactly one zero byte.
+    for comp in (b"\x00\x01", b"\x01\x00", b"\x00\x00"):
+        expect_plain_alert(srv, f"4.1.2: compression methods {comp.hex()}",
+                           record(HANDSHAKE, client_hello(std_exts(pub),
+                                                          comp=comp)),
+                           "illegal_parameter")
+
+    # RFC 6066 3: a server_name that is not a DNS host name.
+    for name in (b"a.example.", b"a..example", b"bad\x00name",
+                 b"a\x1b[31m.example", b"a b.example", b"a_b.example"):
+        ch = client_hello(hello_exts(pub, [0x001d], [(0x001d, pub)],
+                                     sni=name))
+        expect_plain_alert(srv, f"RFC 6066 3: server_name {name!r}",
+                           record(HANDSHAKE, ch), "illegal_parameter")
+
+    # 4.1.2: the second ClientHello repeats the first.
+    groups = [0x0100, 0x001d]
+    first = [(0x0100, b"\xab" * 64)]
+
+    def changed(what):
+        def build(h):
+            exts = hello_exts(h.pub, groups, [(0x001d, h.pub)])
+            rnd = os.urandom(32) if what == "random" else None
+            if what == "server_name":
+                exts = hello_exts(h.pub, groups, [(0x001d, h.pub)],
+                                  sni=b"other.example.test")
+            if what == "extension added":
+                exts.append(ext(0x4469, b"\x01"))
+            return exts, rnd, "illegal_parameter"
+        return build
+    for what in ("random", "server_name", "extension added"):
+        retry_changed(srv, f"4.1.2: second ClientHello, {what} changed",
+                      groups, first, changed(what))
+
+
+def retry_changed(srv, name, groups, shares, build):
+    """retry() whose second hello keeps the first random unless told."""
+    def second(h):
+        exts, rnd, alert = build(h)
+        return exts, rnd, alert
+    c = Conn(srv.port)
+    h = Handshake(c)
+    rnd = os.urandom(32)
+    sid = os.urandom(32)
+    ch1 = hello_with_random(hello_exts(h.pub, groups, shares), rnd, sid)
+    c.s.sendall(records(ch1))
+    if read_hrr(c) is None:
+        check(name, False, "no HelloRetryRequest")
+        c.close()
+        return
+    exts, rnd2, alert = second(h)
+    ch2 = hello_with_random(exts, rnd2 or rnd, sid)
+    before = srv.stats()
+    c.s.sendall(record(CCS, b"\x01") + records(ch2))
+    check_plain_alert(srv, name, c, before, alert)
+
+
 def expect_encrypted_alert(srv, name, after_flight, alert):
     before = srv.stats()
     c = Conn(srv.port)
@@ -474,10 +697,12 @@ def main():
     key = int(os.environ["KTLS_HS_KEY"])
     srv = Server(key)
     print("TAP version 13")
-    print("1..26")
+    print("1..59")
     test_full(srv)
     test_one_byte_records(srv)
     hostile_cases(srv)
+    unknown_groups_cases(srv)
+    rfc_clause_cases(srv)
     expect_encrypted_alert(srv, "wrong client Finished",
                            lambda h: h.finished(corrupt=True),
                            "decrypt_error")

@@ -3,7 +3,7 @@
 #
 # Full TLS 1.3 handshakes by the kernel, against real clients: the sample
 # HTTPS server on an armed listener; openssl s_client for every suite and
-# group (verifying the chain against the test CA), the HelloRetryRequest
+# group (AES-CCM once allowed) (verifying the chain against the test CA), the HelloRetryRequest
 # path, ALPN match and mismatch, SNI choosing the identity; gnutls-cli;
 # curl downloads compared byte for byte; the listener's counters.
 # Needs ktls_hs.ko loaded, openssl, curl, gnutls-cli.
@@ -20,7 +20,7 @@ SRV=
 trap hs_cleanup EXIT
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 18
 
 hs_make_ca "$T" && hs_make_identity "$T" www www.example.test &&
 	hs_make_identity "$T" other other.example.test ||
@@ -64,6 +64,19 @@ for suite in TLS_AES_128_GCM_SHA256 TLS_AES_256_GCM_SHA384 \
 			grep -q "Server Temp Key: $key" "$T/client.out"
 		report $? "s_client $suite $group"
 	done
+done
+
+# TLS_AES_128_CCM_SHA256 is off by default (handshake_failure, so the
+# client gives up) and served once the listener allows it.
+client -ciphersuites TLS_AES_128_CCM_SHA256
+! ok && grep -qi "handshake failure\|alert number 40" "$T/client.out"
+report $? "s_client TLS_AES_128_CCM_SHA256 refused by default"
+serve --key "$K1" --suites aes128,ccm ||
+	ktap_exit_fail_msg "https_server did not start"
+for group in X25519 P-256; do
+	client -ciphersuites TLS_AES_128_CCM_SHA256 -groups "$group"
+	ok && grep -q "Cipher is TLS_AES_128_CCM_SHA256" "$T/client.out"
+	report $? "s_client TLS_AES_128_CCM_SHA256 $group"
 done
 
 # OpenSSL sends a share for its first group only: X25519.  A server that

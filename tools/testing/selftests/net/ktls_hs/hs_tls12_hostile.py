@@ -369,6 +369,41 @@ def hostile_cases(srv):
                  "unexpected_message",
                  lambda h: record(HANDSHAKE, hs_msg(20, bytes(12))))
 
+    # RFC 5246 6.2.3: protected records up to 2^14 + 2048 bytes are
+    # opened (a forged one is bad_record_mac); one that authenticates but
+    # holds more than 2^14 bytes, or a longer one, is record_overflow.
+    for extra in (24, 2048):
+        expect_alert(srv, f"forged protected record of 2^14 + {extra}",
+                     None, "bad_record_mac",
+                     lambda h, extra=extra: h.key_exchange() +
+                     record(CCS, b"\x01") +
+                     record(HANDSHAKE, os.urandom(16384 + extra)))
+    expect_alert(srv, "protected record of 2^14 + 2049", None,
+                 "record_overflow",
+                 lambda h: h.key_exchange() + record(CCS, b"\x01") +
+                 record(HANDSHAKE, os.urandom(16384 + 2049)))
+    expect_alert(srv, "protected record of 2^14 + 1 plaintext bytes", None,
+                 "record_overflow",
+                 lambda h: h.key_exchange() + record(CCS, b"\x01") +
+                 h.tx.seal(HANDSHAKE, b"\x14" + bytes(16384)))
+
+    # RFC 8446 D.5 / RFC 7568: SSL 3.0 or below, with and without
+    # supported_versions naming 1.2.
+    for v in (0x0000, 0x0200, 0x0300):
+        for listed in (False, True):
+            exts = std_exts()
+            if listed:
+                exts.append(ext(43, vec8(u16(0x0303))))
+            ch = bytearray(client_hello(exts))
+            ch[4:6] = u16(v)
+            expect_alert(srv, f"legacy_version {v:#06x}" +
+                         (", supported_versions 1.2" if listed else ""),
+                         record(HANDSHAKE, bytes(ch)), "protocol_version")
+    # RFC 6066 3: a server_name that is no DNS host name.
+    for name in (b"a.example.", b"bad\x00name", b"a b.example"):
+        expect_alert(srv, f"server_name {name!r}", hello(sni=name),
+                     "illegal_parameter")
+
 
 def test_p256_point(srv12):
     """A P-256 exchange with a point off the curve."""
@@ -394,7 +429,7 @@ def main():
     key = int(os.environ["KTLS_HS_KEY"])
     srv = Server12(key)
     print("TAP version 13")
-    print("1..31")
+    print("1..44")
     c, _, a = full(srv, "TLS 1.2 handshake, data after Finished, 64 KB "
                    "echoed both ways")
     c.close()
