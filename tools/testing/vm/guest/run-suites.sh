@@ -9,7 +9,8 @@
 #   KTLS_REPORT  report directory (shared read-write with the host)
 #   KTLS_TLS     "ours" (ktls_hs.ko) or "intree" (the kernel's tls.ko)
 #   KTLS_SUITES  comma-separated: kunit, selftests, upstream,
-#                upstream-offload, install, interop, conformance
+#                upstream-offload, install, interop, conformance,
+#                faults
 #   KTLS_MODDIR  where ktls_hs.ko and ktls_hs_kunit.ko were built
 #   KTLS_KSFT    our kselftest directory (sources, lib.mk Makefile)
 #   KTLS_KSFT_OUT    its build output
@@ -152,6 +153,17 @@ run_conformance() {
 		"$KTLS_KSFT/conformance/conformance.sh" \
 		--json "$R/conformance.json" > "$R/conformance.ktap" \
 		2> "$R/conformance.log"
+}
+
+# Allocation-failure injection (debug kernel): faults.sh's TAP.
+run_faults() {
+	KTLS_HS_KO=$KTLS_MODDIR/ktls_hs.ko KTLS_KSFT_OUT=$KTLS_KSFT_OUT \
+		"$KTLS_KSFT/faults/faults.sh" > "$R/faults.tap" 2> "$R/faults.log"
+	# Disarmed even if it died mid-round: the suites after it run clean.
+	local a
+	for a in /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc; do
+		[ -w "$a/probability" ] && echo 0 > "$a/probability"
+	done
 }
 
 # tls.c takes minutes under TCG: the host cut it into pieces, one fixture

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Allocation-failure injection against ktls_hs (the runner's faults
+# suite, on the debug kernel): ktls_faults runs handshakes and the record
+# layer with failslab and then fail_page_alloc failing one allocation of
+# ours per round, stack-filtered to the module's text, and prints TAP;
+# then a kmemleak scan must find nothing.  Needs ktls_hs.ko loaded,
+# debugfs, CONFIG_FAULT_INJECTION_STACKTRACE_FILTER, openssl, readelf.
+#
+# Environment: KTLS_HS_KO (the module file, for its section sizes),
+# KTLS_KSFT_OUT (ktls_faults), KTLS_FAULTS_BUDGET (seconds for the
+# rounds, default 300).
+
+DIR=$(dirname "$(readlink -f "$0")")
+source "$DIR/../hs_lib.sh"
+
+BUDGET=${KTLS_FAULTS_BUDGET:-300}
+SECTIONS=/sys/module/ktls_hs/sections
+KMEMLEAK=/sys/kernel/debug/kmemleak
+T=$(mktemp -d)
+KEYS=()
+trap 'hs_cleanup' EXIT
+
+echo "TAP version 13"
+# Without the fault attributes (not the debug kernel) ktls_faults runs
+# each workload once, uninjected, and reports a SKIP.
+
+# The module's text, where a stack must have a frame to be failed: from
+# the lowest executable section to the end of the highest one (the
+# sections' addresses from sysfs, their sizes from the module file).
+# .init.text is gone once the module is loaded.
+text_range() {
+	local name size addr lo= hi=
+	while read -r name size; do
+		[ "$name" = .init.text ] && continue
+		[ -r "$SECTIONS/$name" ] || continue
+		addr=$(( $(cat "$SECTIONS/$name") ))
+		[ "$addr" = 0 ] && continue
+		if [ -z "$lo" ] || [ "$addr" -lt "$lo" ]; then lo=$addr; fi
+		size=$((16#$size))
+		if [ -z "$hi" ] || [ $((addr + size)) -gt "$hi" ]; then hi=$((addr + size)); fi
+	done < <(readelf -SW "$KTLS_HS_KO" | awk '
+		# [Nr] Name Type Address Off Size ES Flg ...
+		{ sub(/^ *\[ *[0-9]+\] */, "") }
+		$2 == "PROGBITS" && $7 ~ /X/ { print $1, $5 }')
+	[ -n "$lo" ] && printf '%u %u\n' "$lo" "$hi"
+}
+
+read -r LO HI < <(text_range)
+if [ -z "$LO" ]; then
+	echo "Bail out! no text range for ktls_hs ($SECTIONS, $KTLS_HS_KO)"
+	exit 1
+fi
+
+hs_make_ca "$T" && hs_make_identity "$T" www www.example.test || {
+	cat "$T/openssl.log"
+	echo "Bail out! cannot make a test identity with openssl"
+	exit 1
+}
+K=$(hs_load_identity "$T" www) && KEYS+=("$K") || {
+	echo "Bail out! keyctl padd ktls_identity failed"
+	exit 1
+}
+
+"$HS_BIN/ktls_faults" "$K" "$T/ca.pem" "$LO" "$HI" "$BUDGET" | tee "$T/out"
+rc=${PIPESTATUS[0]}
+n=$(grep -cE '^(not )?ok ' "$T/out")
+# 1 is a failed test, already reported; anything else cut the run short.
+if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
+	n=$((n + 1))
+	echo "not ok $n ktls_faults ran to the end # exit status $rc"
+fi
+
+# What the rounds leaked: kmemleak reports objects older than 5 s.
+n=$((n + 1))
+if [ -w "$KMEMLEAK" ]; then
+	sleep 6
+	echo scan > "$KMEMLEAK"
+	leaks=$(grep -c 'unreferenced object' "$KMEMLEAK")
+	if [ "$leaks" = 0 ]; then
+		echo "ok $n kmemleak scan after the rounds"
+	else
+		head -40 "$KMEMLEAK" | sed 's/^/# /'
+		echo "not ok $n kmemleak scan after the rounds # $leaks objects"
+	fi
+else
+	echo "ok $n kmemleak scan after the rounds # SKIP no kmemleak"
+fi
+echo "1..$n"
