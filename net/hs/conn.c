@@ -9,7 +9,8 @@
  * layer.  Output goes out through TCP's own sendmsg, by reference to a
  * copy in a page fragment where one can be had.  A timer bounds the
  * handshake; when the socket is owned by a process as it fires, the work
- * is left to the release callback.
+ * is left to the release callback.  TCP calls back into us from its own
+ * sendmsg, so a run never nests: see ktls_hs_conn_run().
  *
  * Where the first ClientHello may be handed to userspace instead
  * (KTLS_HS_FALLBACK, KTLS_HS_SNI_FALLBACK), the engine is fed copies of
@@ -291,7 +292,12 @@ static bool ktls_hs_push(struct ktls_hs_conn *conn)
 			iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &kv, 1, len);
 			ret = tcp_sendmsg_locked(sk, &msg, len);
 		}
-		if (ret <= 0)
+		/*
+		 * TCP may call back into us from its sendmsg; a run cannot
+		 * nest (ktls_hs_conn_run()), so nothing ends the handshake
+		 * here.  Should that ever break, stop before the engine.
+		 */
+		if (ret <= 0 || WARN_ON_ONCE(conn->ended))
 			break;
 		ktls_hs_output_sent(conn->engine, ret);
 		sent = true;
@@ -456,13 +462,8 @@ static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 	}
 }
 
-/**
- * ktls_hs_conn_run() - run the handshake on what TCP holds
- * @conn:	the handshake
- *
- * The socket is locked: bh-locked in softirq or owned by the caller.
- */
-void ktls_hs_conn_run(struct ktls_hs_conn *conn)
+/* Feed the engine what TCP holds and send its answers until neither moves. */
+static void ktls_hs_conn_step(struct ktls_hs_conn *conn)
 {
 	struct sock *sk = conn->sk;
 	enum ktls_hs_status st;
@@ -471,10 +472,10 @@ void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 	bool sent;
 	int copied;
 
-	if (conn->ended)
-		return;
 	do {
 		sent = ktls_hs_push(conn);
+		if (conn->ended)
+			return;
 		if (conn->peeking) {
 			copied = ktls_hs_peek(conn);
 		} else {
@@ -488,6 +489,8 @@ void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 	} while (st == KTLS_HS_RUNNING && (copied > 0 || sent));
 	/* The last flight, or the alert of a failure. */
 	ktls_hs_push(conn);
+	if (conn->ended)
+		return;
 
 	/*
 	 * A session ticket follows the handshake under the first traffic
@@ -509,6 +512,36 @@ void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 		/* The client reset or closed mid-handshake: nothing more comes. */
 		ktls_hs_conn_end(conn, KTLS_HS_END_FAILED);
 	}
+}
+
+/**
+ * ktls_hs_conn_run() - run the handshake on what TCP holds
+ * @conn:	the handshake
+ *
+ * The socket is locked: bh-locked in softirq or owned by the caller.
+ *
+ * One run at a time.  When the socket is owned, tcp_sendmsg_locked()
+ * replays its backlog every 16 new skbs (sk_flush_backlog()), and with it
+ * our data-ready callback and the release callback: a run nested in our
+ * own send would send again what the engine has not been told is sent,
+ * and could end the handshake, freeing the engine, under the send.  So a
+ * callback that finds a run on the stack leaves the work to it, and the
+ * runner steps again until none is left.
+ */
+void ktls_hs_conn_run(struct ktls_hs_conn *conn)
+{
+	if (conn->ended)
+		return;
+	if (conn->running) {
+		conn->again = true;
+		return;
+	}
+	conn->running = true;
+	do {
+		conn->again = false;
+		ktls_hs_conn_step(conn);
+	} while (conn->again && !conn->ended);
+	conn->running = false;
 }
 
 static struct ktls_hs_conn *ktls_hs_conn_of(const struct sock *sk)
@@ -569,6 +602,12 @@ static void ktls_hs_timeout(struct timer_list *t)
  */
 void ktls_hs_conn_release_cb(struct ktls_hs_conn *conn)
 {
+	/*
+	 * From a backlog flush inside a run's send: the timeout waits for
+	 * the release_sock() that ends the owner's section, after the run.
+	 */
+	if (conn->running)
+		return;
 	if (test_and_clear_bit(KTLS_HS_DEFER_TIMEOUT, &conn->deferred))
 		ktls_hs_conn_timed_out(conn);
 }

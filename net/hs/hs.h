@@ -122,6 +122,8 @@ enum ktls_hs_child_state {
  * @end:	why the handshake ended, once @ended
  * @ended:	set once, when the handshake ends
  * @in_push:	sending: TCP may call our write-space callback
+ * @running:	a handshake step is on the stack: others leave it @again
+ * @again:	something came in while @running: the runner steps again
  * @peeking:	the first ClientHello may be handed over: the engine is fed
  *		copies, TCP's queue left as it is (conn.c)
  * @peeked:	bytes of TCP's queue fed to the engine so far while @peeking
@@ -151,6 +153,8 @@ struct ktls_hs_conn {
 	enum ktls_hs_end end;
 	bool ended;
 	bool in_push;
+	bool running;
+	bool again;
 	bool peeking;
 	u32 peeked;
 	bool stubbed;
