@@ -189,8 +189,8 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 	}
 	write_unlock_bh(&sk->sk_callback_lock);
 
-	sk_reset_timer(sk, &conn->timer,
-		       jiffies + msecs_to_jiffies(conn->settings->timeout_ms));
+	conn->deadline = jiffies + msecs_to_jiffies(conn->settings->timeout_ms);
+	sk_reset_timer(sk, &conn->timer, conn->deadline);
 	ktls_hs_ev_start(conn);
 }
 
@@ -560,20 +560,43 @@ static void ktls_hs_data_ready(struct sock *sk)
 		ktls_hs_conn_run(conn);
 }
 
-/* Room in the send buffer again: the rest of a flight may go. */
+/*
+ * Room in the send buffer again: the rest of a flight may go.
+ *
+ * tcp_check_space() reads sk->sk_socket again once this returns.  A
+ * listener's child runs on our stub socket, which the end of the
+ * handshake takes back, so a child's run is left to its timer, at once.
+ */
 static void ktls_hs_write_space(struct sock *sk)
 {
 	struct ktls_hs_conn *conn = ktls_hs_conn_of(sk);
 
 	/* TCP's sendmsg calls us from within our own push. */
-	if (conn && !conn->in_push)
-		ktls_hs_conn_run(conn);
+	if (!conn || conn->in_push || conn->ended)
+		return;
+	if (conn->stubbed) {
+		set_bit(KTLS_HS_DEFER_WRITE, &conn->deferred);
+		sk_reset_timer(sk, &conn->timer, jiffies);
+		return;
+	}
+	ktls_hs_conn_run(conn);
 }
 
-static void ktls_hs_conn_timed_out(struct ktls_hs_conn *conn)
+/*
+ * The timer fired: for the run the write-space callback left it, after
+ * which it waits for the deadline again, or at the deadline.
+ */
+static void ktls_hs_conn_tick(struct ktls_hs_conn *conn)
 {
-	if (!conn->ended)
-		ktls_hs_conn_end(conn, KTLS_HS_END_TIMEOUT);
+	if (conn->ended)
+		return;
+	if (test_and_clear_bit(KTLS_HS_DEFER_WRITE, &conn->deferred)) {
+		ktls_hs_conn_run(conn);
+		if (!conn->ended)
+			sk_reset_timer(conn->sk, &conn->timer, conn->deadline);
+		return;
+	}
+	ktls_hs_conn_end(conn, KTLS_HS_END_TIMEOUT);
 }
 
 static void ktls_hs_timeout(struct timer_list *t)
@@ -588,9 +611,9 @@ static void ktls_hs_timeout(struct timer_list *t)
 	bh_lock_sock(sk);
 	if (ktls_hs_conn_of(sk) == conn) {
 		if (sock_owned_by_user(sk))
-			set_bit(KTLS_HS_DEFER_TIMEOUT, &conn->deferred);
+			set_bit(KTLS_HS_DEFER_TIMER, &conn->deferred);
 		else
-			ktls_hs_conn_timed_out(conn);
+			ktls_hs_conn_tick(conn);
 	}
 	bh_unlock_sock(sk);
 	sock_put(sk);
@@ -608,8 +631,8 @@ void ktls_hs_conn_release_cb(struct ktls_hs_conn *conn)
 	 */
 	if (conn->running)
 		return;
-	if (test_and_clear_bit(KTLS_HS_DEFER_TIMEOUT, &conn->deferred))
-		ktls_hs_conn_timed_out(conn);
+	if (test_and_clear_bit(KTLS_HS_DEFER_TIMER, &conn->deferred))
+		ktls_hs_conn_tick(conn);
 }
 
 /**

@@ -89,9 +89,11 @@ enum ktls_hs_end {
 	KTLS_HS_END_FALLBACK,
 };
 
-/* Deferred work the release callback picks up (conn->deferred bits). */
+/* Deferred work (conn->deferred bits). */
 enum {
-	KTLS_HS_DEFER_TIMEOUT,
+	/* The timer fired while the socket was owned: release_cb's to do. */
+	KTLS_HS_DEFER_TIMER,
+	/* Write space for a child on the stub socket: the timer's to do. */
 	KTLS_HS_DEFER_WRITE,
 };
 
@@ -117,8 +119,9 @@ enum ktls_hs_child_state {
  * @settings:	what the handshake offers (referenced)
  * @cfg:	the engine's view of @settings, identities resolved
  * @engine:	the engine, in @mem (@mem_size bytes); NULL once ended
- * @timer:	handshake timeout
- * @deferred:	KTLS_HS_DEFER_* bits for the release callback
+ * @timer:	handshake timeout; also runs what write space left (conn.c)
+ * @deadline:	when the handshake times out, in jiffies
+ * @deferred:	KTLS_HS_DEFER_* bits, work left for later
  * @end:	why the handshake ended, once @ended
  * @ended:	set once, when the handshake ends
  * @in_push:	sending: TCP may call our write-space callback
@@ -149,6 +152,7 @@ struct ktls_hs_conn {
 	void *mem;
 	size_t mem_size;
 	struct timer_list timer;
+	unsigned long deadline;
 	unsigned long deferred;
 	enum ktls_hs_end end;
 	bool ended;
