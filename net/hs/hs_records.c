@@ -340,15 +340,14 @@ static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
 		if (body[0] != 1)
 			return KTLS_ALERT_UNEXPECTED_MESSAGE;
 		/*
-		 * Policy: one, and the next gets unexpected_message.  RFC
-		 * 8446 5 would drop every one, but a client sends it once
-		 * (D.4), and records dropped without limit would let a peer
-		 * keep a handshake busy for free; OpenSSL refuses the second
-		 * too.
+		 * RFC 8446 5: each one is dropped, up to the client's
+		 * Finished.  A client sends one (D.4), and a peer that sends
+		 * more spends its own bytes and the handshake's time limit,
+		 * so no count is kept.  In TLS 1.2 it is the key change
+		 * (RFC 5246 7.1), which comes once.
 		 */
-		rx->ccs_ok = false;
-		/* In TLS 1.2 it is the key change (RFC 5246 7.1). */
 		if (rx->armed) {
+			rx->ccs_ok = false;
 			rx->armed = false;
 			rx->prot.on = true;
 		}
