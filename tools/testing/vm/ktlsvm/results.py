@@ -143,7 +143,8 @@ _FAULT_DUMP_LINE = re.compile(
 
 def strip_fault_dumps(kernel_log):
     out = []
-    in_dump = False
+    # A log read after the ring buffer wrapped may begin inside a dump.
+    in_dump = True
     for line in kernel_log.splitlines():
         if _FAULT_DUMP_START.search(line):
             in_dump = True
