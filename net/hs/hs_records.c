@@ -152,8 +152,12 @@ static int ktls_hs_rx_header(struct ktls_hs_rx *rx)
 		/*
 		 * Nothing the client can say here lets the handshake go on;
 		 * but a record that is no Alert (RFC 8446 5.1: never empty,
-		 * never fragmented) gets an answer.
+		 * never fragmented) gets an answer.  After its
+		 * ChangeCipherSpec a TLS 1.2 client protects its alerts
+		 * (RFC 5246 7.1): that one is opened first.
 		 */
+		if (prot12)
+			break;
 		if (len != KTLS_ALERT_LEN)
 			return KTLS_ALERT_DECODE_ERROR;
 		return KTLS_HS_PEER_ALERT;
@@ -353,10 +357,14 @@ static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,
 		}
 		return 0;
 	}
-	if (type == KTLS_TYPE_HANDSHAKE && rx->prot.on) {
+	if ((type == KTLS_TYPE_HANDSHAKE || type == KTLS_TYPE_ALERT) &&
+	    rx->prot.on) {
 		err = ktls_hs_rx_open12(rx, body, &len);
 		if (err)
 			return err;
+		if (type == KTLS_TYPE_ALERT)
+			return len == KTLS_ALERT_LEN ? KTLS_HS_PEER_ALERT :
+			       KTLS_ALERT_DECODE_ERROR;
 	}
 	if (type == KTLS_TYPE_DATA) {
 		err = ktls_hs_rx_open(rx, body, &len, &type);
