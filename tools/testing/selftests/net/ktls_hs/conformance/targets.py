@@ -24,6 +24,10 @@ KTLS_HS_IDENTITY = 100
 KTLS_HS_TIMEOUT = 104
 KTLS_HS_VERSIONS = 109
 KTLS_HS_TICKETS = 111
+KTLS_HS_SUITES = 101
+# Every suite both servers implement, as OPENSSL_SUITES13/12 offer them:
+# the three TLS 1.3 defaults, TLS_AES_128_CCM_SHA256 and the three 1.2 ones.
+KTLS_HS_SUITES_ALL = 0x0000000f | 0x00000700
 
 # TLS 1.3 suites both servers enable; OpenSSL's default list lacks CCM.
 OPENSSL_SUITES13 = ("TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:"
@@ -66,6 +70,8 @@ class Ours:
         self.ls.setsockopt(SOL_TLS, KTLS_HS_IDENTITY, struct.pack("i", key))
         self.ls.setsockopt(SOL_TLS, KTLS_HS_TIMEOUT, struct.pack("I", 3000))
         self.ls.setsockopt(SOL_TLS, KTLS_HS_VERSIONS, struct.pack("I", 3))
+        self.ls.setsockopt(SOL_TLS, KTLS_HS_SUITES,
+                           struct.pack("I", KTLS_HS_SUITES_ALL))
         # lifetime, key group, rotation, flags (hs_resume.py)
         self.ls.setsockopt(SOL_TLS, KTLS_HS_TICKETS,
                            struct.pack("IIII", 3600, 0, 0, 0))
