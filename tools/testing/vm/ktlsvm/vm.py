@@ -82,12 +82,20 @@ def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=(), e
     finished before the time limit.
     """
     report.mkdir(parents=True, exist_ok=True)
-    assign = " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items())
+    # vng hands the --exec command to the guest on the kernel command
+    # line, which x86 cuts at 2048 bytes (COMMAND_LINE_SIZE), taking the
+    # init= behind it along.  The environment goes in a launcher the guest
+    # reads from the shared root instead: one path crosses the command line.
+    launcher = report / "guest-launch.sh"
+    launcher.write_text("#!/bin/sh\nset -a\n"
+                        + "".join(f"{k}={shlex.quote(str(v))}\n" for k, v in env.items())
+                        + f"set +a\nexec {shlex.quote(str(script))}\n")
+    launcher.chmod(0o755)
     cmd = _vng_base(kernel, kvm_usable(), cpus, memory) + ["--verbose"]
     for d in rwdirs:
         cmd += ["--rwdir", str(d)]
     cmd += list(extra)
-    cmd += ["--exec", f"{assign} {shlex.quote(str(script))}"]
+    cmd += ["--exec", shlex.quote(str(launcher))]
     console = report / "console.log"
     start = time.monotonic()
     with open(console, "w", buffering=1) as con:
