@@ -101,6 +101,13 @@ run_selftests() {
 		# trip each into the report directory: minutes under TCG for a
 		# chatty test.  The same lines, written a line at a time.
 		tap_prefix() { sed -u -e 's/^/# /'; }
+		# Each test's wall time, for the time budget of make check.
+		eval "ksft_$(declare -f run_one)"
+		run_one() {
+			local t0=$SECONDS
+			ksft_run_one "$@"
+			echo "$((SECONDS - t0)) ${2##*/}" >> "$R/selftests.times"
+		}
 		logfile=$R/selftests.tap
 		kselftest_override_timeout=$(sed -n 's/^timeout=//p' "$KTLS_KSFT/settings")
 		: > "$logfile"
