@@ -86,3 +86,14 @@ def openssl_passed(openssl_json):
     data = json.loads(openssl_json.read_text())
     cases = data["cases"].values()
     return sum(c["pass"] for c in cases), len(cases), data["version"]
+
+
+def unexplained(report, openssl_json):
+    """The cases where ours and OpenSSL differ that carry no note saying
+    which text makes ours right (compare.py --unexplained)."""
+    ours = report / "conformance.json"
+    if not ours.exists():
+        return []
+    res = subprocess.run([sys.executable, SUITE_DIR / "compare.py", ours, openssl_json,
+                          "--unexplained"], capture_output=True, text=True)
+    return res.stdout.split()

@@ -305,7 +305,9 @@ def legacy_version():
               0x0302, 0x0303, 0x0304, 0x0305, 0x0400, 0xfefd, 0xffff):
         if v == 0x0300:
             case(fam, f"{v:#06x}", "RFC8446 D.5", "MUST",
-                 A("protocol_version"), ok13(version=v))
+                 A("protocol_version"), ok13(version=v),
+                 "a hello with legacy_version 0x0300 MUST be aborted with "
+                 "protocol_version, supported_versions or not")
         elif v < 0x0300:
             case(fam, f"{v:#06x}", "RFC8446 D.5", "policy",
                  A("protocol_version"), ok13(version=v),
@@ -369,7 +371,9 @@ def supported_versions():
                        ("no-length", b"")):
         case(fam, f"malformed-{name}", "RFC8446 6", "MUST",
              A("decode_error"),
-             raw(lambda d=data: rec(ch13(replace_ext(
+             note="a vector whose length is odd, out of its bounds or "
+             "off its extension cannot be decoded: decode_error (6.2)",
+             run=raw(lambda d=data: rec(ch13(replace_ext(
                  t.std_exts13([(X25519, os.urandom(32))]),
                  t.EXT_SUPPORTED_VERSIONS, d)))))
 
@@ -486,7 +490,9 @@ def key_shares():
             ("no-length", b"")):
         case(fam, f"malformed-{name}", "RFC8446 6", "MUST",
              A("decode_error"),
-             raw(lambda d=data: rec(ch13(replace_ext(
+             note="a vector whose length is odd, out of its bounds or "
+             "off its extension cannot be decoded: decode_error (6.2)",
+             run=raw(lambda d=data: rec(ch13(replace_ext(
                  t.std_exts13([(X25519, pub)]), t.EXT_KEY_SHARE, d)))))
 
 
@@ -496,9 +502,12 @@ def compression():
                  b"\xff", bytes(range(255))):
         case(fam, comp[:4].hex() + ("-all" if len(comp) > 4 else ""),
              "RFC8446 4.1.2", "MUST", A("illegal_parameter"),
-             ok13(comp=comp))
+             ok13(comp=comp),
+             "TLS 1.3: exactly one byte, zero; anything else MUST be "
+             "aborted with illegal_parameter")
     case(fam, "empty", "RFC8446 6", "MUST", A("decode_error"),
-         ok13(comp=b""))
+         ok13(comp=b""), "an empty vector of at least one byte cannot "
+         "be decoded: decode_error (6.2)")
     fam = "tls12.hello.compression"
     for comp in (b"\x01\x00", b"\x00\x01", b"\x00\x40\xff"):
         case(fam, comp.hex(), "RFC5246 7.4.1.2", "MUST", OK,
@@ -525,7 +534,9 @@ def suites():
              ok13(client={"suites": ss}), "no TLS 1.3 suite in common")
     for name, data in (("empty", b""), ("odd", b"\x13\x01\x13")):
         case(fam, name, "RFC8446 6", "MUST", A("decode_error"),
-             raw(lambda d=data: rec(suites_raw(d))))
+             raw(lambda d=data: rec(suites_raw(d))),
+             "cipher_suites<2..2^16-2>: an empty or odd vector cannot be "
+             "decoded: decode_error (6.2)")
     fam = "tls12.hello.suites"
     for s in (0x0000, 0x1301, 0xc023, 0xc009, 0x009c, 0x002f, 0xc0ac,
               0xffff):
@@ -624,7 +635,10 @@ def malformed_extensions():
     for name, typ, data in bad:
         case(fam, name, "RFC8446 6", "MUST", A("decode_error"),
              raw(lambda typ=typ, data=data: rec(ch13(
-                 replace_ext(base, typ, data)))))
+                 replace_ext(base, typ, data)))),
+             "a vector empty below its lower bound, of a length that "
+             "does not divide, or overrunning its extension cannot be "
+             "decoded: decode_error (6.2)")
     case(fam, "psk_modes-empty", "RFC8446 6", "MUST", A("decode_error"),
          raw(lambda: rec(ch13(base + [(45, b"\x00")]))))
     case(fam, "extension-overrun", "RFC8446 6", "MUST", A("decode_error"),
@@ -793,7 +807,8 @@ def records():
          app13(lambda cl: record(APPDATA, os.urandom(16641))))
     case(fam, "inner-16386", "RFC8446 5.4", "MUST",
          A("record_overflow", prot=APP),
-         app13(lambda cl: cl.app_tx.seal_inner(bytes(16384) + b"\x17\x00")))
+         app13(lambda cl: cl.app_tx.seal_inner(bytes(16384) + b"\x17\x00")),
+         "TLSInnerPlaintext over 2^14 + 1 bytes MUST get record_overflow")
     case(fam, "inner-16385", "RFC8446 5.4", "MUST", OK,
          app13(lambda cl: cl.app_tx.seal(APPDATA, b"a" * 16383 + b"\n"),
                then=lambda ctx, cl: must(cl.read_line() == b"a" * 16383,
@@ -926,7 +941,10 @@ def alerts_received():
             body += b"\x01\x00"
         lv = "policy" if desc in (0, 90) else "MUST"
         note = "closure alert during the handshake: the server must not " \
-            "complete it; it closes" if lv == "policy" else ""
+            "complete it; it closes" if lv == "policy" else \
+            "on a fatal alert both sides MUST close at once, with no " \
+            "alert back; unknown alerts and levels are errors (RFC 8446 " \
+            "6 and 6.2, RFC 5246 7.2.2)"
         case("tls13.alert_received", f"first-{name}", "RFC8446 6", lv,
              CLOSE, raw(lambda b=body: alert_recs(None, b)), note)
         case("tls13.alert_received", f"after-flight-plain-{name}",
@@ -1189,7 +1207,9 @@ def psk():
          unknown_identity,
          "an identity the server cannot use: full handshake")
     case(fam, "wrong-binder", "RFC8446 4.2.11", "MUST",
-         A("decrypt_error"), resume(binder=bytes(32)))
+         A("decrypt_error"), resume(binder=bytes(32)),
+         "a binder that does not validate MUST abort the handshake; 6.2 "
+         "names decrypt_error for it")
     case(fam, "binder-short", "RFC8446 4.2.11", "MUST",
          A("decrypt_error", "decode_error", "illegal_parameter"),
          resume(binder=bytes(31)), "binder of the wrong length; no alert "
@@ -1233,7 +1253,8 @@ def psk():
                                            vec8(bytes(32))))])))
         drain(ctx)
     case(fam, "empty-identities", "RFC8446 6", "MUST", A("decode_error"),
-         empty_ids)
+         empty_ids, "identities<7..2^16-1>: an empty list cannot be "
+         "decoded: decode_error (6.2)")
 
     def binder_count(ctx):
         exts = t.std_exts13([(X25519, os.urandom(32))])
@@ -1331,7 +1352,10 @@ def key_update():
         case(fam, f"length-{len(body)}", "RFC8446 6", "MUST",
              A("decode_error", prot=APP),
              app13(lambda cl, b=body: cl.app_tx.seal(
-                 HANDSHAKE, hs_msg(t.KEY_UPDATE, b))), established=True)
+                 HANDSHAKE, hs_msg(t.KEY_UPDATE, b))),
+             "KeyUpdate's body is the one byte request_update: another "
+             "length cannot be decoded: decode_error (6.2)",
+             established=True)
     case(fam, "then-partial-message", "RFC8446 5.1", "MUST",
          A("unexpected_message", prot=APP),
          app13(lambda cl: cl.app_tx.seal(HANDSHAKE, ku(0) + b"\x18\x00")),
@@ -1433,7 +1457,9 @@ def ccs13():
                        ("0101", b"\x01\x01"), ("empty", b"")):
         case(fam, f"after-flight-{name}", "RFC8446 5", "MUST",
              A("unexpected_message", prot=APP),
-             after_flight13(lambda cl, b=body: record(CCS, b)))
+             after_flight13(lambda cl, b=body: record(CCS, b)),
+             "a change_cipher_spec other than the single byte 0x01 MUST "
+             "be aborted with unexpected_message")
 
 
 def tls12_baseline():
@@ -1547,7 +1573,9 @@ def ecc12():
     for f in (b"\x01", b"\x02", b"\x01\x02", b"\xff"):
         case(fam, f"without-uncompressed-{f.hex()}", "RFC8422 5.1.2",
              "MUST", A("illegal_parameter"),
-             ok12(exts=t.std_exts12(formats=f)))
+             ok12(exts=t.std_exts12(formats=f)),
+             "ec_point_formats without uncompressed, with an RFC 8422 "
+             "curve offered: the server MUST abort with illegal_parameter")
     for f in (b"\x00\x01\x02", b"\x02\x00", b"\xff\x00"):
         case(fam, f"with-uncompressed-{f.hex()}", "RFC8422 5.1.2", "MUST",
              OK, ok12(exts=t.std_exts12(formats=f)))
@@ -1595,7 +1623,9 @@ def ecc12():
          after_flight12(lambda cl: record(HANDSHAKE, hs_msg(
              16, vec8(os.urandom(32)) + b"\x00"))))
     case(fam, "empty-body", "RFC5246 7.4.7", "MUST", A("decode_error"),
-         after_flight12(lambda cl: record(HANDSHAKE, hs_msg(16, b""))))
+         after_flight12(lambda cl: record(HANDSHAKE, hs_msg(16, b""))),
+         "ECPoint point<1..2^8-1>: an empty body cannot be decoded: "
+         "decode_error (RFC 5246 7.2.2)")
 
 
 def after_flight_group(group, fn):
