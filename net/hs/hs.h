@@ -131,8 +131,9 @@ enum ktls_hs_child_state {
  *		copies, TCP's queue left as it is (conn.c)
  * @peeked:	bytes of TCP's queue fed to the engine so far while @peeking
  * @stubbed:	@stub stands in for the struct socket a child lacks
- * @saved_data_ready, @saved_write_space, @saved_allocation,
- * @saved_use_task_frag: what the socket had before; sends from softirq
+ * @saved_data_ready, @saved_write_space, @saved_error_report,
+ * @saved_allocation, @saved_use_task_frag: what the socket had before;
+ *		the error report tells us of a reset; sends from softirq
  *		need GFP_ATOMIC, and the socket's own page frag rather than
  *		that of whatever task the softirq interrupted
  * @stub:	see ktls_hs_conn_start(); a whole socket_alloc, zeroed, since
@@ -164,6 +165,7 @@ struct ktls_hs_conn {
 	bool stubbed;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
+	void (*saved_error_report)(struct sock *sk);
 	gfp_t saved_allocation;
 	bool saved_use_task_frag;
 	struct socket_alloc stub;
