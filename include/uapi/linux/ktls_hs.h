@@ -21,7 +21,10 @@
  *
  * Per-socket: on an established socket with TCP_ULP "tls" and no keys,
  * set the options above, then KTLS_HS_START; poll()/recv() wait for the
- * handshake and fail with the errno below if it fails.
+ * handshake.  If it fails, recv(), send() and KTLS_HS_SESSION fail for
+ * good with the socket's own error when TCP set one (ECONNRESET on a
+ * reset), ETIMEDOUT at KTLS_HS_TIMEOUT, or EPROTO (an alert, or a FIN
+ * before the end), and poll() reports EPOLLERR.
  */
 #ifndef _UAPI_LINUX_KTLS_HS_H
 #define _UAPI_LINUX_KTLS_HS_H
