@@ -147,7 +147,7 @@ struct ktls_hs_session_info {
 /* KTLS_HS_STATS: counters of one armed listener */
 struct ktls_hs_listen_stats {
 	__u64 completed;	/* handshakes that reached accept() */
-	__u64 failed;		/* closed on an alert we sent or received */
+	__u64 failed;		/* an alert sent or received, a reset, a FIN */
 	__u64 timed_out;	/* closed by KTLS_HS_TIMEOUT */
 	__u64 dropped;		/* refused: no memory or too many in flight */
 	__u32 in_progress;	/* handshakes running now */
