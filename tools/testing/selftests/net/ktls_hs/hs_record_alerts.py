@@ -17,6 +17,8 @@ identity key.  Output is KTAP.
 import errno
 import os
 import select
+import socket
+import struct
 import sys
 import time
 
@@ -149,13 +151,25 @@ def raw_after_close(s):
     return got, end
 
 
+def bytes_received(sock):
+    """tcpi_bytes_received of @sock's TCP_INFO: what TCP has taken in."""
+    info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 136)
+    return struct.unpack_from("Q", info, 128)[0]
+
+
 def test_close_first(srv):
     """close() as soon as the header is in: whether the work item or
     close() sends the alert, it goes out before the connection ends.
-    (Bytes that arrive after close() get a reset, and nothing to say.)"""
+    (Bytes that arrive after close() get a reset, and nothing to say:
+    so close() waits until TCP has the header, which on a loaded TCG
+    guest can take longer than any fixed sleep.)"""
     s = Session(srv)
+    before = bytes_received(s.a)
     s.c.s.sendall(OVERFLOW)
-    time.sleep(0.05)
+    end = time.monotonic() + 10
+    while (bytes_received(s.a) < before + len(OVERFLOW) and
+           time.monotonic() < end):
+        time.sleep(0.001)
     s.a.close()
     got, end = raw_after_close(s)
     typ, data = None, None
