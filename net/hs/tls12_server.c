@@ -3,8 +3,8 @@
  * The TLS 1.2 server handshake: ECDHE-ECDSA (RFC 5246, RFC 8422) with
  * AES-GCM (RFC 5289) and ChaCha20-Poly1305 (RFC 7905), the extended
  * master secret (RFC 7627) and the renegotiation indication of RFC 5746.
- * tls13_server.c hands over a ClientHello whose version negotiated to
- * 1.2; the states after it are in its table, handled here.
+ * The core (engine.c) hands over a ClientHello whose version negotiated
+ * to 1.2; the states after it are in the core's step table, handled here.
  *
  *	state		   message	     next
  *	(WAIT_CH)	   ClientHello	     ServerHello, Certificate,
@@ -41,6 +41,7 @@
 
 #include "negotiate.h"
 #include "server.h"
+#include "steps.h"
 #include "tls12.h"
 
 /* RFC 5289, RFC 7905 */
