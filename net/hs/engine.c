@@ -17,6 +17,8 @@
 #include <kunit/visibility.h>
 
 #include <ktls_hs/identity.h>
+#include <ktls_hs/kdf.h>
+#include <ktls_hs/p256.h>
 
 #include "engine.h"
 #include "hs_records.h"
@@ -132,7 +134,7 @@ static void ktls_hs_fail(struct ktls_hs *hs, int err)
 	memzero_explicit(&hs->keys, sizeof(hs->keys));
 }
 
-/* ------------------------------------------------- the certificate */
+/* ------------------------------- the certificate and the signature */
 
 /* The chosen identity's chain as a Certificate message of either version. */
 int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
@@ -147,6 +149,28 @@ int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
 		certs[i].len = id->certs[i].len;
 	}
 	return ktls_hs_build_certificate(b, certs, id->nr_certs, tls13);
+}
+
+/*
+ * Both versions sign with ecdsa_secp256r1_sha256 alone (our keys are
+ * P-256) and put the signature on the wire DER-encoded (RFC 8446
+ * 4.4.3, RFC 8422 5.4): the digest of @content signed with the chosen
+ * identity's key, into @der.  Returns the DER length or a negative errno.
+ */
+int ktls_hs_sign(const struct ktls_hs *hs, const u8 *content, size_t len,
+		 u8 der[KTLS_P256_SIG_DER_MAX])
+{
+	u8 digest[32], sig[KTLS_P256_SIG_LEN];
+	int err;
+
+	err = ktls_hash_digest(KTLS_HASH_SHA256, content, len, digest,
+			       sizeof(digest));
+	if (!err)
+		err = ktls_p256_ecdsa_sign(sig, hs->id->private_key, digest,
+					   sizeof(digest));
+	if (err)
+		return err;
+	return ktls_p256_sig_to_der(der, KTLS_P256_SIG_DER_MAX, sig);
 }
 
 /* ------------------------------------------------- the first hello */

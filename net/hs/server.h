@@ -122,12 +122,15 @@ static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
 /*
  * engine.c: what the core gives both state machines.  Wipe all but the
  * final keys and pending output; the identity's Certificate message,
- * 1.2 or 1.3 form; note the client's server_name; and take the alert a
+ * 1.2 or 1.3 form, and its signature over @content (the DER length, or
+ * a negative errno); note the client's server_name; and take the alert a
  * first ClientHello earned, or hand it over (0).
  */
 void ktls_hs_wipe_handshake(struct ktls_hs *hs);
 int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
 			    bool tls13);
+int ktls_hs_sign(const struct ktls_hs *hs, const u8 *content, size_t len,
+		 u8 der[KTLS_P256_SIG_DER_MAX]);
 void ktls_hs_note_sni(struct ktls_hs *hs,
 		      const struct ktls_hs_client_hello *ch);
 int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert);

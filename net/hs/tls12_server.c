@@ -271,7 +271,7 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 static int ktls_hs12_add_key_exchange(struct ktls_hs *hs, struct ktls_hs_buf *b)
 {
 	u8 signed_data[2 * KTLS_HS_RANDOM_LEN + KTLS_HS12_PARAMS_MAX];
-	u8 digest[32], sig[KTLS_P256_SIG_LEN], der[KTLS_P256_SIG_DER_MAX];
+	u8 der[KTLS_P256_SIG_DER_MAX];
 	u8 pub[KTLS_HS12_SHARE_MAX];
 	u8 *params = signed_data + 2 * KTLS_HS_RANDOM_LEN;
 	size_t pub_len, params_len;
@@ -293,15 +293,8 @@ static int ktls_hs12_add_key_exchange(struct ktls_hs *hs, struct ktls_hs_buf *b)
 	memcpy(signed_data, hs->tls12.client_random, KTLS_HS_RANDOM_LEN);
 	memcpy(signed_data + KTLS_HS_RANDOM_LEN, hs->tls12.server_random,
 	       KTLS_HS_RANDOM_LEN);
-	err = ktls_hash_digest(KTLS_HASH_SHA256, signed_data,
-			       2 * KTLS_HS_RANDOM_LEN + params_len, digest,
-			       sizeof(digest));
-	if (!err)
-		err = ktls_p256_ecdsa_sign(sig, hs->id->private_key, digest,
-					   sizeof(digest));
-	if (err)
-		return err;
-	err = ktls_p256_sig_to_der(der, sizeof(der), sig);
+	err = ktls_hs_sign(hs, signed_data, 2 * KTLS_HS_RANDOM_LEN + params_len,
+			   der);
 	if (err < 0)
 		return err;
 	return ktls_hs12_build_server_key_exchange(b, params, params_len,

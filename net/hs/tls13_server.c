@@ -283,7 +283,7 @@ static int ktls_hs_hash_since(struct ktls_hs *hs, const struct ktls_hs_buf *b,
 static int ktls_hs_add_cert_verify(struct ktls_hs *hs, struct ktls_hs_buf *b)
 {
 	u8 content[KTLS_HS_CV_CONTENT_MAX], th[KTLS_HASH_MAX_SIZE];
-	u8 digest[32], sig[KTLS_P256_SIG_LEN], der[KTLS_P256_SIG_DER_MAX];
+	u8 der[KTLS_P256_SIG_DER_MAX];
 	size_t len;
 	int err;
 
@@ -291,14 +291,7 @@ static int ktls_hs_add_cert_verify(struct ktls_hs *hs, struct ktls_hs_buf *b)
 	if (err)
 		return err;
 	len = ktls_hs_cert_verify_content(content, true, th, hs->hash_len);
-	err = ktls_hash_digest(KTLS_HASH_SHA256, content, len, digest,
-			       sizeof(digest));
-	if (!err)
-		err = ktls_p256_ecdsa_sign(sig, hs->id->private_key, digest,
-					   sizeof(digest));
-	if (err)
-		return err;
-	err = ktls_p256_sig_to_der(der, sizeof(der), sig);
+	err = ktls_hs_sign(hs, content, len, der);
 	if (err < 0)
 		return err;
 	return ktls_hs_build_certificate_verify(b,
