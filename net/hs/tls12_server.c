@@ -236,7 +236,6 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 			     const struct ktls_hs12_choice *c)
 {
 	struct ktls_hs_session *s = &hs->session;
-	size_t len = 0;
 
 	hs->tls12.suite = c->suite;
 	hs->tls12.group = c->group;
@@ -255,11 +254,7 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 	s->resumed = false;
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
-	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
-		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
-		memcpy(s->sni, ch->server_name.data, len);
-	}
-	s->sni[len] = '\0';
+	ktls_hs_note_sni(hs, ch);
 }
 
 /* --------------------------------------------------- the server flight */
