@@ -9,6 +9,60 @@
  * here and never into each other: the version is chosen here, from the
  * first ClientHello.  Records live in hs_records.c, message layouts in
  * the codec files.
+ *
+ * Every state of both versions, and how each is left: "message / reply"
+ * on each edge, [] for what is sent only sometimes, {} for a message
+ * under the handshake traffic key (1.3) or the write key (1.2), CCS for
+ * ChangeCipherSpec.  The step table checks the message type of each
+ * waiting state before its handler runs.
+ *
+ *  KTLS_HS_WAIT_CH
+ *   | ClientHello: parsed, and its version chosen, here
+ *   |
+ *   +-- no version we speak, or one whose machine refuses the hello for
+ *   |   what a fuller TLS stack could serve (suite, group, signature,
+ *   |   name), and the configuration hands such a hello back / nothing
+ *   |     --> KTLS_HS_STATE_FALLBACK
+ *   |
+ *   +-- 1.3, no key share of the group we take / HelloRetryRequest, [CCS]
+ *   |     --> KTLS_HS_WAIT_CH2
+ *   |          | ClientHello: the first again, but with the share asked
+ *   |          | for; a ticket's PSK is chosen only now, its binder
+ *   |          | covering the retry
+ *   |          +--> as the 1.3 hello below
+ *   |
+ *   +-- 1.3 / ServerHello, [CCS], {EncryptedExtensions, Certificate,
+ *   |   CertificateVerify, Finished}, Certificate and CertificateVerify
+ *   |   left out when a ticket's PSK resumes the session
+ *   |     --> KTLS_HS_WAIT_FINISHED
+ *   |          | {Finished} / [NewSessionTicket]
+ *   |          +--> KTLS_HS_STATE_DONE
+ *   |
+ *   +-- 1.2, a full handshake / ServerHello, Certificate,
+ *   |   ServerKeyExchange, ServerHelloDone
+ *   |     --> KTLS_HS12_WAIT_CKE
+ *   |          | ClientKeyExchange / nothing
+ *   |          +--> KTLS_HS12_WAIT_FINISHED
+ *   |                 | CCS, {Finished} / [NewSessionTicket], CCS,
+ *   |                 | {Finished}
+ *   |                 +--> KTLS_HS_STATE_DONE
+ *   |
+ *   +-- 1.2, a ticket resumes the session / ServerHello, CCS, {Finished}
+ *         --> KTLS_HS12_WAIT_RESUMED
+ *              | CCS, {Finished} / nothing
+ *              +--> KTLS_HS_STATE_DONE
+ *
+ *  any waiting state above
+ *   | a record or message malformed or out of place, a check failed, our
+ *   | own error, or the client's alert (the hand-over above aside)
+ *   +--> KTLS_HS_STATE_FAILED / the alert (internal_error for our own
+ *        error, none after the client's); every secret wiped
+ *
+ * KTLS_HS_STATE_DONE, KTLS_HS_STATE_FAILED and KTLS_HS_STATE_FALLBACK
+ * take no more input.  A client's CCS is not a state's message:
+ * hs_records.c drops 1.3's middlebox-compatibility one, and in 1.2 turns
+ * on the client's write key with it.  Ours in 1.3 goes out once, after
+ * our first message, when the client's hello carried a session id.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>

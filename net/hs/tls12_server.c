@@ -4,21 +4,9 @@
  * AES-GCM (RFC 5289) and ChaCha20-Poly1305 (RFC 7905), the extended
  * master secret (RFC 7627) and the renegotiation indication of RFC 5746.
  * The core (engine.c) hands over a ClientHello whose version negotiated
- * to 1.2; the states after it are in the core's step table, handled here.
- *
- *	state		   message	     next
- *	(WAIT_CH)	   ClientHello	     ServerHello, Certificate,
- *					     ServerKeyExchange,
- *					     ServerHelloDone -> HS12_WAIT_CKE
- *			   ...with a ticket  ServerHello,
- *			   that resumes	     ChangeCipherSpec,
- *					     Finished	 -> HS12_WAIT_RESUMED
- *	HS12_WAIT_CKE	   ClientKeyExchange keys	     -> HS12_WAIT_FINISHED
- *	(records)	   ChangeCipherSpec  client key on
- *	HS12_WAIT_FINISHED Finished	     [NewSessionTicket],
- *					     ChangeCipherSpec,
- *					     Finished	     -> DONE
- *	HS12_WAIT_RESUMED  Finished			     -> DONE
+ * to 1.2 and dispatches the client's later messages to the states here,
+ * KTLS_HS12_WAIT_CKE, KTLS_HS12_WAIT_FINISHED and KTLS_HS12_WAIT_RESUMED;
+ * engine.c draws the transitions of both versions.
  *
  * Sessions resume from session tickets only (RFC 5077, tls12_ticket.c),
  * never by session id, and there is no renegotiation: a handshake is

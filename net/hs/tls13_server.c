@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The TLS 1.3 server handshake (RFC 8446) behind engine.h: a state
- * table over whole client messages, the choice of suite, group,
+ * The TLS 1.3 server handshake (RFC 8446): the choice of suite, group,
  * identity and ALPN protocol from a ClientHello, the key schedule, and
  * the server's flight.  Certificate authentication with ECDSA P-256
  * and (EC)DHE key exchange, or resumption from one of our tickets with
  * (EC)DHE (tls13_psk.c); no early data, no client certificates.  The
- * core (engine.c) hands over a ClientHello that negotiated TLS 1.3 and
- * dispatches the client's later messages to the states here.  Records
- * live in hs_records.c, message layouts in the codec files.
- *
- *	state		 message	 next
- *	WAIT_CH		 ClientHello	 HelloRetryRequest -> WAIT_CH2
- *					 server flight	   -> WAIT_FINISHED
- *					 handed back	   -> FALLBACK
- *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
- *	WAIT_FINISHED	 Finished	 keys, a ticket	   -> DONE
- *	WAIT_CH		 1.2 ClientHello 1.2 flight	   -> HS12_WAIT_CKE
- *	HS12_WAIT_CKE	 ClientKeyExchange		   -> HS12_WAIT_FINISHED
- *	HS12_WAIT_FINISHED Finished	 CCS, Finished	   -> DONE
- *	any		 bad input	 alert		   -> FAILED
+ * core (engine.c) hands over a first ClientHello that negotiated TLS 1.3
+ * and dispatches the client's later messages to the states here,
+ * KTLS_HS_WAIT_CH2 and KTLS_HS_WAIT_FINISHED; engine.c draws the
+ * transitions of both versions.  Records live in hs_records.c, message
+ * layouts in the codec files.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
