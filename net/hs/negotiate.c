@@ -136,7 +136,7 @@ static int ktls_hs_choose_group(const struct ktls_hs_config *cfg,
 /*
  * RFC 6066 3: a server_name no identity answers to gets the first one,
  * or, as the listener chose, unrecognized_name (which KTLS_HS_SNI_FALLBACK
- * turns into the hand-over, see tls13_server.c).  No server_name always
+ * turns into the hand-over, see engine.c).  No server_name always
  * gets the first.  Returns 0 or that alert.
  */
 int ktls_hs_choose_identity(const struct ktls_hs_config *cfg,

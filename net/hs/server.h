@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The state of one server handshake behind engine.h, shared by the two
- * state machines that drive it: tls13_server.c, which takes every
- * ClientHello and runs TLS 1.3, and tls12_server.c, which it hands a
- * ClientHello over to when the version negotiated is TLS 1.2.
+ * The state of one server handshake behind engine.h, shared by the core
+ * of the engine (engine.c), which takes every first ClientHello and
+ * chooses the version, and the two state machines it hands the hello
+ * to: tls13_server.c and tls12_server.c.  The core's services to both
+ * are declared here; the machines' states for the core, in steps.h.
  */
 #ifndef _KTLS_HS_SERVER_H
 #define _KTLS_HS_SERVER_H
@@ -118,23 +119,20 @@ struct ktls_hs {
 /* The glue's memory comes from kmalloc. */
 static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
 
-/* tls13_server.c: wipe all but the final keys and pending output. */
+/*
+ * engine.c: what the core gives both state machines.  Wipe all but the
+ * final keys and pending output; the identity's Certificate message,
+ * 1.2 or 1.3 form, and its signature over @content (the DER length, or
+ * a negative errno); note the client's server_name; and take the alert a
+ * first ClientHello earned, or hand it over (0).
+ */
 void ktls_hs_wipe_handshake(struct ktls_hs *hs);
-/* tls13_server.c: the identity's Certificate message, 1.2 or 1.3 form. */
 int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
 			    bool tls13);
-/* tls13_server.c: the alert a first ClientHello earned, or the hand-over. */
+int ktls_hs_sign(const struct ktls_hs *hs, const u8 *content, size_t len,
+		 u8 der[KTLS_P256_SIG_DER_MAX]);
+void ktls_hs_note_sni(struct ktls_hs *hs,
+		      const struct ktls_hs_client_hello *ch);
 int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert);
-
-/* tls12_server.c: a ClientHello that negotiated TLS 1.2, and the states after */
-int ktls_hs12_client_hello(struct ktls_hs *hs,
-			   const struct ktls_hs_client_hello *ch,
-			   const u8 *msg, size_t len);
-int ktls_hs12_wait_client_key_exchange(struct ktls_hs *hs, const u8 *msg,
-				       size_t len);
-int ktls_hs12_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len);
-int ktls_hs12_wait_resumed(struct ktls_hs *hs, const u8 *msg, size_t len);
-/* Output bytes a TLS 1.2 handshake with @cert_len bytes of chain needs. */
-size_t ktls_hs12_out_len(size_t cert_len);
 
 #endif /* _KTLS_HS_SERVER_H */

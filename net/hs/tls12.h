@@ -4,7 +4,7 @@
  * extended master secret of RFC 7627, RFC 5746's renegotiation
  * indication): the codec of its messages (tls12_msgs.c), its choices
  * from a ClientHello and its state machine (tls12_server.c), which the
- * engine of tls13_server.c hands a ClientHello to when the version
+ * engine's core (engine.c) hands a ClientHello to when the version
  * negotiated is 1.2.
  */
 #ifndef _KTLS_HS_TLS12_H

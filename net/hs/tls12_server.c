@@ -3,22 +3,10 @@
  * The TLS 1.2 server handshake: ECDHE-ECDSA (RFC 5246, RFC 8422) with
  * AES-GCM (RFC 5289) and ChaCha20-Poly1305 (RFC 7905), the extended
  * master secret (RFC 7627) and the renegotiation indication of RFC 5746.
- * tls13_server.c hands over a ClientHello whose version negotiated to
- * 1.2; the states after it are in its table, handled here.
- *
- *	state		   message	     next
- *	(WAIT_CH)	   ClientHello	     ServerHello, Certificate,
- *					     ServerKeyExchange,
- *					     ServerHelloDone -> HS12_WAIT_CKE
- *			   ...with a ticket  ServerHello,
- *			   that resumes	     ChangeCipherSpec,
- *					     Finished	 -> HS12_WAIT_RESUMED
- *	HS12_WAIT_CKE	   ClientKeyExchange keys	     -> HS12_WAIT_FINISHED
- *	(records)	   ChangeCipherSpec  client key on
- *	HS12_WAIT_FINISHED Finished	     [NewSessionTicket],
- *					     ChangeCipherSpec,
- *					     Finished	     -> DONE
- *	HS12_WAIT_RESUMED  Finished			     -> DONE
+ * The core (engine.c) hands over a ClientHello whose version negotiated
+ * to 1.2 and dispatches the client's later messages to the states here,
+ * KTLS_HS12_WAIT_CKE, KTLS_HS12_WAIT_FINISHED and KTLS_HS12_WAIT_RESUMED;
+ * engine.c draws the transitions of both versions.
  *
  * Sessions resume from session tickets only (RFC 5077, tls12_ticket.c),
  * never by session id, and there is no renegotiation: a handshake is
@@ -41,6 +29,7 @@
 
 #include "negotiate.h"
 #include "server.h"
+#include "steps.h"
 #include "tls12.h"
 
 /* RFC 5289, RFC 7905 */
@@ -235,7 +224,6 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 			     const struct ktls_hs12_choice *c)
 {
 	struct ktls_hs_session *s = &hs->session;
-	size_t len = 0;
 
 	hs->tls12.suite = c->suite;
 	hs->tls12.group = c->group;
@@ -254,11 +242,7 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 	s->resumed = false;
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
-	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
-		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
-		memcpy(s->sni, ch->server_name.data, len);
-	}
-	s->sni[len] = '\0';
+	ktls_hs_note_sni(hs, ch);
 }
 
 /* --------------------------------------------------- the server flight */
@@ -270,7 +254,7 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 static int ktls_hs12_add_key_exchange(struct ktls_hs *hs, struct ktls_hs_buf *b)
 {
 	u8 signed_data[2 * KTLS_HS_RANDOM_LEN + KTLS_HS12_PARAMS_MAX];
-	u8 digest[32], sig[KTLS_P256_SIG_LEN], der[KTLS_P256_SIG_DER_MAX];
+	u8 der[KTLS_P256_SIG_DER_MAX];
 	u8 pub[KTLS_HS12_SHARE_MAX];
 	u8 *params = signed_data + 2 * KTLS_HS_RANDOM_LEN;
 	size_t pub_len, params_len;
@@ -292,15 +276,8 @@ static int ktls_hs12_add_key_exchange(struct ktls_hs *hs, struct ktls_hs_buf *b)
 	memcpy(signed_data, hs->tls12.client_random, KTLS_HS_RANDOM_LEN);
 	memcpy(signed_data + KTLS_HS_RANDOM_LEN, hs->tls12.server_random,
 	       KTLS_HS_RANDOM_LEN);
-	err = ktls_hash_digest(KTLS_HASH_SHA256, signed_data,
-			       2 * KTLS_HS_RANDOM_LEN + params_len, digest,
-			       sizeof(digest));
-	if (!err)
-		err = ktls_p256_ecdsa_sign(sig, hs->id->private_key, digest,
-					   sizeof(digest));
-	if (err)
-		return err;
-	err = ktls_p256_sig_to_der(der, sizeof(der), sig);
+	err = ktls_hs_sign(hs, signed_data, 2 * KTLS_HS_RANDOM_LEN + params_len,
+			   der);
 	if (err < 0)
 		return err;
 	return ktls_hs12_build_server_key_exchange(b, params, params_len,

@@ -1,34 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The TLS 1.3 server handshake (RFC 8446) behind engine.h: a state
- * table over whole client messages, the choice of suite, group,
+ * The TLS 1.3 server handshake (RFC 8446): the choice of suite, group,
  * identity and ALPN protocol from a ClientHello, the key schedule, and
  * the server's flight.  Certificate authentication with ECDSA P-256
  * and (EC)DHE key exchange, or resumption from one of our tickets with
- * (EC)DHE (tls13_psk.c); no early data, no client certificates.  A
- * ClientHello that negotiates TLS 1.2 is handed to tls12_server.c, whose
- * states share the table.  Records live in hs_records.c, message layouts
- * in the codec files.
- *
- *	state		 message	 next
- *	WAIT_CH		 ClientHello	 HelloRetryRequest -> WAIT_CH2
- *					 server flight	   -> WAIT_FINISHED
- *					 handed back	   -> FALLBACK
- *	WAIT_CH2	 ClientHello	 server flight	   -> WAIT_FINISHED
- *	WAIT_FINISHED	 Finished	 keys, a ticket	   -> DONE
- *	WAIT_CH		 1.2 ClientHello 1.2 flight	   -> HS12_WAIT_CKE
- *	HS12_WAIT_CKE	 ClientKeyExchange		   -> HS12_WAIT_FINISHED
- *	HS12_WAIT_FINISHED Finished	 CCS, Finished	   -> DONE
- *	any		 bad input	 alert		   -> FAILED
+ * (EC)DHE (tls13_psk.c); no early data, no client certificates.  The
+ * core (engine.c) hands over a first ClientHello that negotiated TLS 1.3
+ * and dispatches the client's later messages to the states here,
+ * KTLS_HS_WAIT_CH2 and KTLS_HS_WAIT_FINISHED; engine.c draws the
+ * transitions of both versions.  Records live in hs_records.c, message
+ * layouts in the codec files.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
-#include <kunit/visibility.h>
 
 #include <ktls_hs/identity.h>
 #include <ktls_hs/kdf.h>
@@ -39,7 +27,7 @@
 #include "hs_records.h"
 #include "negotiate.h"
 #include "server.h"
-#include "tls12.h"
+#include "steps.h"
 #include "tls13_psk.h"
 
 /*
@@ -58,44 +46,21 @@
 #define KTLS_HS_SHARE_MAX	KTLS_P256_POINT_LEN
 #define KTLS_HS_SECRET_MAX	32	/* an (EC)DHE shared secret */
 
-/* ------------------------------------------------------------- sizing */
-
-static size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
+/*
+ * Output bytes a TLS 1.3 exchange needs with a Certificate message of
+ * @cert_len bytes.  Everything may be queued at once: HelloRetryRequest,
+ * one ChangeCipherSpec, ServerHello, the protected rest, a ticket, an
+ * alert.  Room for the ticket is kept whether tickets are on or not,
+ * so that turning them on never makes an identity's chain too large
+ * for the pool after setsockopt(KTLS_HS_IDENTITY) accepted it.
+ * The extra record of framing per part absorbs the rounding of
+ * ktls_hs_tx_stage().
+ */
+size_t ktls_hs13_out_len(size_t cert_len)
 {
-	/* context length, certificate_list length, then each entry */
-	size_t len = KTLS_HS_MSG_HDR_LEN + 1 + 3;
-	unsigned int i;
+	size_t flight = KTLS_HS_EE_MAX + cert_len + KTLS_HS_CV_MAX +
+			KTLS_HS_FIN_MAX;
 
-	for (i = 0; i < id->nr_certs; i++)
-		len += 3 + id->certs[i].len + 2;
-	return len;
-}
-
-static size_t ktls_hs13_out_len(size_t flight);
-
-static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
-{
-	size_t cert = 0, flight;
-	unsigned int i;
-
-	for (i = 0; i < cfg->nr_identities; i++)
-		cert = max(cert, ktls_hs_cert_msg_len(cfg->identities[i]));
-	flight = KTLS_HS_EE_MAX + cert + KTLS_HS_CV_MAX + KTLS_HS_FIN_MAX;
-	/* Either version may be negotiated: room for the larger exchange. */
-	return max(ktls_hs12_out_len(cert), ktls_hs13_out_len(flight));
-}
-
-static size_t ktls_hs13_out_len(size_t flight)
-{
-	/*
-	 * Everything may be queued at once: HelloRetryRequest, one
-	 * ChangeCipherSpec, ServerHello, the protected rest, a ticket, an
-	 * alert.  Room for the ticket is kept whether tickets are on or not,
-	 * so that turning them on never makes an identity's chain too large
-	 * for the pool after setsockopt(KTLS_HS_IDENTITY) accepted it.
-	 * The extra record of framing per part absorbs the rounding of
-	 * ktls_hs_tx_stage().
-	 */
 	return ktls_hs_tx_framed_len(KTLS_HS_HRR_MAX, false) +
 	       KTLS_HS_CCS_LEN +
 	       ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
@@ -105,105 +70,7 @@ static size_t ktls_hs13_out_len(size_t flight)
 	       KTLS_HS_ALERT_ROOM;
 }
 
-static bool ktls_hs_config_ok(const struct ktls_hs_config *cfg)
-{
-	unsigned int i;
-
-	if (!cfg || !cfg->nr_identities ||
-	    cfg->nr_identities > KTLS_HS_MAX_IDENTITIES ||
-	    cfg->alpn_len > KTLS_HS_ALPN_LIST_MAX)
-		return false;
-	for (i = 0; i < cfg->nr_identities; i++)
-		if (!cfg->identities[i] || !cfg->identities[i]->nr_certs ||
-		    cfg->identities[i]->nr_certs > KTLS_IDENTITY_MAX_CERTS)
-			return false;
-	return true;
-}
-
-size_t ktls_hs_size(const struct ktls_hs_config *cfg)
-{
-	if (!ktls_hs_config_ok(cfg))
-		return 0;
-	return struct_size_t(struct ktls_hs, out, ktls_hs_out_len(cfg));
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_size);
-
-/* ---------------------------------------------------------- lifecycle */
-
-struct ktls_hs *ktls_hs_init(void *mem, size_t size,
-			     const struct ktls_hs_config *cfg)
-{
-	struct ktls_hs *hs = mem;
-	size_t need = ktls_hs_size(cfg);
-
-	if (!hs || !need || size < need ||
-	    !IS_ALIGNED((unsigned long)mem, __alignof__(struct ktls_hs)))
-		return NULL;
-	memset(hs, 0, offsetof(struct ktls_hs, tx));
-	hs->cfg = cfg;
-	hs->state = KTLS_HS_WAIT_CH;
-	ktls_hs_tx_init(&hs->tx, hs->out, size - offsetof(struct ktls_hs, out));
-	ktls_hs_rx_init(&hs->rx);
-	return hs;
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_init);
-
-/* Everything the handshake keys and secrets left, but the final keys. */
-void ktls_hs_wipe_handshake(struct ktls_hs *hs)
-{
-	ktls_transcript_wipe(&hs->transcript);
-	memzero_explicit(hs->s_hs, sizeof(hs->s_hs));
-	memzero_explicit(hs->c_hs, sizeof(hs->c_hs));
-	memzero_explicit(hs->master, sizeof(hs->master));
-	memzero_explicit(hs->th, sizeof(hs->th));
-	memzero_explicit(&hs->psk, sizeof(hs->psk));
-	memzero_explicit(&hs->tls12, sizeof(hs->tls12));
-	ktls_hs_tx_wipe(&hs->tx);
-	ktls_hs_rx_wipe(&hs->rx);
-}
-
-void ktls_hs_wipe(struct ktls_hs *hs)
-{
-	if (!hs)
-		return;
-	ktls_hs_wipe_handshake(hs);
-	memzero_explicit(&hs->keys, sizeof(hs->keys));
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_wipe);
-
-/*
- * Give up: @err is the alert to send, a negative errno for our own
- * failure (internal_error), or KTLS_HS_PEER_ALERT (nothing to answer).
- */
-static void ktls_hs_fail(struct ktls_hs *hs, int err)
-{
-	u8 alert = 0;
-
-	if (err != KTLS_HS_PEER_ALERT)
-		alert = err > 0 ? err : KTLS_ALERT_INTERNAL_ERROR;
-	hs->state = KTLS_HS_STATE_FAILED;
-	hs->alert = alert;
-	if (alert)
-		ktls_hs_tx_alert(&hs->tx, alert);
-	ktls_hs_wipe_handshake(hs);
-	memzero_explicit(&hs->keys, sizeof(hs->keys));
-}
-
 /* ---------------------------------------------------------- the choice */
-
-/* The client's server_name, for getsockopt and tracing, whatever comes. */
-static void ktls_hs_note_sni(struct ktls_hs *hs,
-			     const struct ktls_hs_client_hello *ch)
-{
-	struct ktls_hs_session *s = &hs->session;
-	size_t len = 0;
-
-	if (ktls_hs_ch_has(ch, KTLS_EXTB_SERVER_NAME)) {
-		len = min_t(size_t, ch->server_name.len, sizeof(s->sni) - 1);
-		memcpy(s->sni, ch->server_name.data, len);
-	}
-	s->sni[len] = '\0';
-}
 
 /* Take the choice, and note it for getsockopt. */
 static void ktls_hs_accept(struct ktls_hs *hs,
@@ -402,26 +269,11 @@ static int ktls_hs_hash_since(struct ktls_hs *hs, const struct ktls_hs_buf *b,
 				      b->len - from);
 }
 
-/* The chosen identity's chain as a Certificate message of either version. */
-int ktls_hs_add_certificate(struct ktls_hs *hs, struct ktls_hs_buf *b,
-			    bool tls13)
-{
-	struct ktls_hs_cert_ref certs[KTLS_IDENTITY_MAX_CERTS];
-	const struct ktls_identity *id = hs->id;
-	unsigned int i;
-
-	for (i = 0; i < id->nr_certs; i++) {
-		certs[i].der = id->certs[i].der;
-		certs[i].len = id->certs[i].len;
-	}
-	return ktls_hs_build_certificate(b, certs, id->nr_certs, tls13);
-}
-
 /* RFC 8446 4.4.3, ecdsa_secp256r1_sha256 over the transcript so far. */
 static int ktls_hs_add_cert_verify(struct ktls_hs *hs, struct ktls_hs_buf *b)
 {
 	u8 content[KTLS_HS_CV_CONTENT_MAX], th[KTLS_HASH_MAX_SIZE];
-	u8 digest[32], sig[KTLS_P256_SIG_LEN], der[KTLS_P256_SIG_DER_MAX];
+	u8 der[KTLS_P256_SIG_DER_MAX];
 	size_t len;
 	int err;
 
@@ -429,14 +281,7 @@ static int ktls_hs_add_cert_verify(struct ktls_hs *hs, struct ktls_hs_buf *b)
 	if (err)
 		return err;
 	len = ktls_hs_cert_verify_content(content, true, th, hs->hash_len);
-	err = ktls_hash_digest(KTLS_HASH_SHA256, content, len, digest,
-			       sizeof(digest));
-	if (!err)
-		err = ktls_p256_ecdsa_sign(sig, hs->id->private_key, digest,
-					   sizeof(digest));
-	if (err)
-		return err;
-	err = ktls_p256_sig_to_der(der, sizeof(der), sig);
+	err = ktls_hs_sign(hs, content, len, der);
 	if (err < 0)
 		return err;
 	return ktls_hs_build_certificate_verify(b,
@@ -528,59 +373,14 @@ static int ktls_hs_send_server_flight(struct ktls_hs *hs,
 
 /* -------------------------------------------------------- the states */
 
-/*
- * Whether the alert a first ClientHello earned may hand it to userspace
- * instead: only what a fuller TLS stack could serve (another version,
- * suite, group or signature algorithm; a name of another server), never
- * a hello that is malformed or breaks the protocol.
- */
-static bool ktls_hs_may_fall_back(const struct ktls_hs_config *cfg, int alert)
+int ktls_hs13_client_hello(struct ktls_hs *hs,
+			   const struct ktls_hs_client_hello *ch,
+			   const u8 *msg, size_t len)
 {
-	switch (alert) {
-	case KTLS_ALERT_PROTOCOL_VERSION:
-	case KTLS_ALERT_HANDSHAKE_FAILURE:
-		return cfg->fallback;
-	case KTLS_ALERT_UNRECOGNIZED_NAME:
-		return cfg->sni_policy == KTLS_HS_SNI_FALLBACK;
-	}
-	return false;
-}
-
-/*
- * A first ClientHello earned @alert, and nothing went out yet: refuse it,
- * or leave it to userspace where the listener asked for that.
- */
-int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert)
-{
-	if (alert > 0 && ktls_hs_may_fall_back(hs->cfg, alert)) {
-		/* The glue leaves the hello in TCP's queue for the application. */
-		hs->state = KTLS_HS_STATE_FALLBACK;
-		hs->alert = alert;
-		return 0;
-	}
-	return alert;
-}
-
-static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
-				     size_t len)
-{
-	struct ktls_hs_client_hello ch;
 	struct ktls_hs_choice c;
 	int err;
 
-	err = ktls_hs_parse_client_hello(msg, len, &ch);
-	if (err)
-		return err;
-	ktls_hs_note_sni(hs, &ch);
-	switch (ktls_hs_choose_version(hs->cfg, &ch)) {
-	case KTLS_VERSION_TLS13:
-		break;
-	case KTLS_VERSION_TLS12:
-		return ktls_hs12_client_hello(hs, &ch, msg, len);
-	default:
-		return ktls_hs_refuse_hello(hs, KTLS_ALERT_PROTOCOL_VERSION);
-	}
-	err = ktls_hs_negotiate(hs->cfg, &ch, &c);
+	err = ktls_hs_negotiate(hs->cfg, ch, &c);
 	if (err)
 		return ktls_hs_refuse_hello(hs, err);
 	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
@@ -588,12 +388,12 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 		return err;
 	/* After a HelloRetryRequest, the binders cover it: decided then. */
 	if (c.share.len) {
-		err = ktls_hs_psk_select(hs->cfg, &ch, msg, &hs->transcript,
+		err = ktls_hs_psk_select(hs->cfg, ch, msg, &hs->transcript,
 					 &c, &hs->psk);
 		if (err)
 			return err;
 	}
-	ktls_hs_accept(hs, &ch, &c);
+	ktls_hs_accept(hs, ch, &c);
 	err = ktls_transcript_update(&hs->transcript, msg, len);
 	if (err)
 		return err;
@@ -601,11 +401,11 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 	/* RFC 8446 5: the client may send its one CCS from now on. */
 	hs->rx.ccs_ok = true;
 	/* RFC 8446 4.2.10: early data is declined, and skipped. */
-	if (ktls_hs_ch_has(&ch, KTLS_EXTB_EARLY_DATA))
+	if (ktls_hs_ch_has(ch, KTLS_EXTB_EARLY_DATA))
 		hs->rx.early_skip = KTLS_HS_EARLY_SKIP_MAX;
 
 	if (!c.share.len)
-		return ktls_hs_send_hello_retry(hs, &ch, msg, len, &c);
+		return ktls_hs_send_hello_retry(hs, ch, msg, len, &c);
 	return ktls_hs_send_server_flight(hs, &c);
 }
 
@@ -634,8 +434,8 @@ static int ktls_hs_check_client_hello2(struct ktls_hs *hs,
 	return 0;
 }
 
-static int ktls_hs_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
-				      size_t len)
+int ktls_hs13_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
+				 size_t len)
 {
 	struct ktls_hs_client_hello ch;
 	struct ktls_hs_choice c;
@@ -766,8 +566,7 @@ out:
 	return err;
 }
 
-static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
-				 size_t len)
+int ktls_hs13_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len)
 {
 	const u8 *vd;
 	int err;
@@ -795,111 +594,3 @@ static int ktls_hs_wait_finished(struct ktls_hs *hs, const u8 *msg,
 	ktls_hs_wipe_handshake(hs);
 	return 0;
 }
-
-/* What each waiting state takes, and who handles it. */
-static const struct ktls_hs_step {
-	u8 type;
-	int (*handle)(struct ktls_hs *hs, const u8 *msg, size_t len);
-} ktls_hs_steps[] = {
-	[KTLS_HS_WAIT_CH]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello },
-	[KTLS_HS_WAIT_CH2]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello2 },
-	[KTLS_HS_WAIT_FINISHED]	= { KTLS_HS_FINISHED, ktls_hs_wait_finished },
-	[KTLS_HS12_WAIT_CKE]	= { KTLS_HS_CLIENT_KEY_EXCHANGE,
-				    ktls_hs12_wait_client_key_exchange },
-	[KTLS_HS12_WAIT_FINISHED] = { KTLS_HS_FINISHED, ktls_hs12_wait_finished },
-	[KTLS_HS12_WAIT_RESUMED] = { KTLS_HS_FINISHED, ktls_hs12_wait_resumed },
-};
-
-static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)
-{
-	const struct ktls_hs_step *step = &ktls_hs_steps[hs->state];
-
-	if (msg[0] != step->type)
-		return KTLS_ALERT_UNEXPECTED_MESSAGE;
-	return step->handle(hs, msg, len);
-}
-
-/* ---------------------------------------------------------------- API */
-
-enum ktls_hs_status ktls_hs_status(const struct ktls_hs *hs)
-{
-	switch (hs->state) {
-	case KTLS_HS_STATE_DONE:
-		return KTLS_HS_DONE;
-	case KTLS_HS_STATE_FAILED:
-		return KTLS_HS_FAILED;
-	case KTLS_HS_STATE_FALLBACK:
-		return KTLS_HS_HANDED_BACK;
-	default:
-		return KTLS_HS_RUNNING;
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_status);
-
-size_t ktls_hs_want(struct ktls_hs *hs, u8 **buf)
-{
-	*buf = NULL;
-	if (ktls_hs_status(hs) != KTLS_HS_RUNNING)
-		return 0;
-	return ktls_hs_rx_want(&hs->rx, buf);
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_want);
-
-enum ktls_hs_status ktls_hs_received(struct ktls_hs *hs, size_t len)
-{
-	const u8 *msg;
-	size_t msg_len;
-	u8 *unused;
-	int err;
-
-	if (ktls_hs_status(hs) != KTLS_HS_RUNNING)
-		return ktls_hs_status(hs);
-	if (WARN_ON_ONCE(len > ktls_hs_rx_want(&hs->rx, &unused))) {
-		ktls_hs_fail(hs, -EINVAL);
-		return KTLS_HS_FAILED;
-	}
-	if (!len)
-		return KTLS_HS_RUNNING;
-
-	hs->rx.expect = ktls_hs_steps[hs->state].type;
-	err = ktls_hs_rx_received(&hs->rx, len, &msg, &msg_len);
-	if (!err && msg_len)
-		err = ktls_hs_step(hs, msg, msg_len);
-	if (err)
-		ktls_hs_fail(hs, err);
-	return ktls_hs_status(hs);
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_received);
-
-size_t ktls_hs_output(struct ktls_hs *hs, const u8 **buf)
-{
-	return ktls_hs_tx_output(&hs->tx, buf);
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_output);
-
-void ktls_hs_output_sent(struct ktls_hs *hs, size_t len)
-{
-	ktls_hs_tx_sent(&hs->tx, len);
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_output_sent);
-
-u8 ktls_hs_alert(const struct ktls_hs *hs)
-{
-	return hs->alert;
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_alert);
-
-const struct ktls_hs_session *ktls_hs_session(const struct ktls_hs *hs)
-{
-	return &hs->session;
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_session);
-
-int ktls_hs_keys(struct ktls_hs *hs, struct ktls_hs_keys *keys)
-{
-	if (hs->state != KTLS_HS_STATE_DONE)
-		return -EINVAL;
-	memcpy(keys, &hs->keys, sizeof(*keys));
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(ktls_hs_keys);

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the server handshake engine (net/hs/tls13_server.c and
- * its records, net/hs/hs_records.c), driven through engine.h by a
- * scripted TLS 1.3 client written here.  The client builds its
- * ClientHellos byte by byte, parses the server's flight, verifies the
- * CertificateVerify signature against the identity's public key and
- * the server's Finished, answers with its own Finished and derives the
- * application keys on its side, which must equal the engine's.  It
- * protects its records with the crypto API's AEADs rather than the
- * engine's, so each side checks the other.  Then the hostile clients:
- * each wrong move must end in the RFC's alert.
+ * KUnit tests of the server handshake engine (net/hs/engine.c, its
+ * TLS 1.3 states in net/hs/tls13_server.c and its records in
+ * net/hs/hs_records.c), driven through engine.h by a scripted TLS 1.3
+ * client written here.  The client builds its ClientHellos byte by
+ * byte, parses the server's flight, verifies the CertificateVerify
+ * signature against the identity's public key and the server's
+ * Finished, answers with its own Finished and derives the application
+ * keys on its side, which must equal the engine's.  It protects its
+ * records with the crypto API's AEADs rather than the engine's, so
+ * each side checks the other.  Then the hostile clients: each wrong
+ * move must end in the RFC's alert.
  */
 #include <crypto/aead.h>
 #include <kunit/test.h>
