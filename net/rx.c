@@ -59,6 +59,8 @@
 #define KTLS_RX_SPARES		2
 /* How long a record of a kernel handshake's keys may wait unread. */
 #define KTLS_RX_CHECK_DELAY	msecs_to_jiffies(200)
+/* How long the framer waits for memory before it tries again. */
+#define KTLS_RX_FILL_DELAY	msecs_to_jiffies(20)
 
 /* What ktls_rx_decrypt() did with a record, besides failing. */
 enum {
@@ -114,7 +116,8 @@ struct ktls_rx_rec {
  * @sg_dst:	AAD and the reader's pages
  * @zc_pages:	the reader's pages, referenced for the AEAD call
  * @sk:		the socket
- * @fill_work:	gives @cur its pages and frames on, when softirq could not
+ * @fill_work:	gives @cur its pages and frames on, when softirq could not;
+ *		tried again a while later if it cannot either
  * @alert_due:	on the keys of a kernel handshake, the fatal alert a
  *		framing error earned, not sent yet (0: none)
  * @alert_err:	the errno the stream fails with once it is sent
@@ -149,7 +152,7 @@ struct ktls_rx {
 	struct scatterlist sg_dst[KTLS_RX_ZC_PAGES + 2];
 	struct page *zc_pages[KTLS_RX_ZC_PAGES];
 	struct sock *sk;
-	struct work_struct fill_work;
+	struct delayed_work fill_work;
 	u8 alert_due;
 	int alert_err;
 	struct work_struct alert_work;
@@ -640,6 +643,41 @@ static void ktls_rx_check_later(struct sock *sk, struct ktls_rx *rx)
 		sock_put(sk);
 }
 
+/*
+ * The record TCP cannot hold stalls until its pages are had: the window
+ * is closed on it, so no more bytes come to call us again.  Keep trying,
+ * @delay after the last try.
+ */
+static void ktls_rx_fill_later(struct sock *sk, struct ktls_rx *rx,
+			       unsigned long delay)
+{
+	sock_hold(sk);
+	if (!schedule_delayed_work(&rx->fill_work, delay))
+		sock_put(sk);
+}
+
+static void ktls_rx_fill_work(struct work_struct *work)
+{
+	struct ktls_rx *rx = container_of(to_delayed_work(work),
+					  struct ktls_rx, fill_work);
+	struct sock *sk = rx->sk;
+	bool was_ready;
+
+	lock_sock(sk);
+	was_ready = rx->ready;
+	if (rx->closing)
+		goto out;
+	if (ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL)) {
+		ktls_rx_fill_later(sk, rx, KTLS_RX_FILL_DELAY);
+	} else if (!was_ready && rx->ready) {
+		rx->saved_data_ready(sk);
+		ktls_rx_check_later(sk, rx);
+	}
+out:
+	release_sock(sk);
+	sock_put(sk);
+}
+
 static void ktls_rx_data_ready(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
@@ -653,33 +691,12 @@ static void ktls_rx_data_ready(struct sock *sk)
 	 * window closes on it: if no page could be had here, the work item
 	 * gets them and copies on.
 	 */
-	if (ktls_rx_pull(sk, ctx, rx, false, GFP_ATOMIC | __GFP_NOWARN)) {
-		sock_hold(sk);
-		if (!schedule_work(&rx->fill_work))
-			sock_put(sk);
-	}
+	if (ktls_rx_pull(sk, ctx, rx, false, GFP_ATOMIC | __GFP_NOWARN))
+		ktls_rx_fill_later(sk, rx, 0);
 	if (!was_ready && rx->ready) {
 		rx->saved_data_ready(sk);
 		ktls_rx_check_later(sk, rx);
 	}
-}
-
-static void ktls_rx_fill_work(struct work_struct *work)
-{
-	struct ktls_rx *rx = container_of(work, struct ktls_rx, fill_work);
-	struct sock *sk = rx->sk;
-	bool was_ready;
-
-	lock_sock(sk);
-	was_ready = rx->ready;
-	if (!rx->closing &&
-	    !ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL) &&
-	    !was_ready && rx->ready) {
-		rx->saved_data_ready(sk);
-		ktls_rx_check_later(sk, rx);
-	}
-	release_sock(sk);
-	sock_put(sk);
 }
 
 u32 ktls_rx_next_seq(struct sock *sk)
@@ -1652,7 +1669,7 @@ int ktls_rx_init(struct sock *sk)
 	INIT_LIST_HEAD(&rx->spare);
 	init_waitqueue_head(&rx->wq);
 	rx->sk = sk;
-	INIT_WORK(&rx->fill_work, ktls_rx_fill_work);
+	INIT_DELAYED_WORK(&rx->fill_work, ktls_rx_fill_work);
 	INIT_WORK(&rx->alert_work, ktls_rx_alert_work);
 	INIT_DELAYED_WORK(&rx->check_work, ktls_rx_check_work);
 	rx->cur = ktls_rx_rec_alloc(rx);
@@ -1710,7 +1727,7 @@ void ktls_rx_free(struct ktls_ctx *ctx)
 		return;
 	/* Set in ktls_rx_close(), or the socket never got this far. */
 	WRITE_ONCE(rx->closing, true);
-	if (cancel_work_sync(&rx->fill_work))
+	if (cancel_delayed_work_sync(&rx->fill_work))
 		sock_put(rx->sk);
 	if (cancel_work_sync(&rx->alert_work))
 		sock_put(rx->sk);
