@@ -153,6 +153,34 @@ static void ktls_tx_drop_plain(struct ktls_tx *tx)
 	tx->type = KTLS_TYPE_DATA;
 }
 
+/*
+ * Give back the last @n bytes of the open record, which one call just
+ * took (@spliced: by reference, else copied), as if it never had.
+ */
+static void ktls_tx_trim(struct ktls_tx *tx, unsigned int n, bool spliced)
+{
+	unsigned int keep = tx->plain_len - n, at = 0, i, nr = 0;
+
+	for (i = 0; i < tx->nr_plain; i++) {
+		struct bio_vec *bv = &tx->plain[i];
+
+		if (at >= keep) {
+			put_page(bv->bv_page);
+			continue;
+		}
+		/* A fragment begun before keeps its reference. */
+		bv->bv_len = min(bv->bv_len, keep - at);
+		at += bv->bv_len;
+		nr = i + 1;
+	}
+	tx->nr_plain = nr;
+	tx->plain_len = keep;
+	if (spliced)
+		tx->splice_len -= n;
+	else
+		tx->copy_len -= n;
+}
+
 static void ktls_tx_rec_release(struct ktls_tx_rec *rec)
 {
 	unsigned int i;
@@ -198,11 +226,19 @@ static int ktls_tx_copy(struct ktls_tx *tx, struct iov_iter *from,
 		size_t n = min_t(size_t, want - done, PAGE_SIZE - off);
 		size_t got;
 
-		/* A socket that only sends a little never gets all of them. */
+		/*
+		 * A socket that only sends a little never gets all of them.
+		 * Without one, nothing of this round is taken: a round that
+		 * does not fill the record leaves it open for the next call,
+		 * which a sender told "sent" need not make.
+		 */
 		if (!*slot) {
 			*slot = alloc_page(GFP_KERNEL);
-			if (!*slot)
-				return done ? done : -ENOMEM;
+			if (!*slot) {
+				ktls_tx_trim(tx, done, false);
+				iov_iter_revert(from, done);
+				return -ENOMEM;
+			}
 		}
 		got = copy_page_from_iter(*slot, off, n, from);
 		if (got) {
@@ -906,17 +942,30 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 			err = n;
 			break;
 		}
-		copied += n;
 
 		if (ktls_tx_open_full(tx) || (eor && !msg_data_left(msg))) {
 			err = ktls_tx_seal(sk, ctx, tx);
-			if (err)
+			if (err) {
+				/*
+				 * Bytes we report taken must go out without
+				 * another call: a sender that waits for the
+				 * answer makes none.  So what this round took
+				 * is given back, and the open record is as
+				 * the calls before left it.
+				 */
+				ktls_tx_trim(tx, n,
+					     msg->msg_flags & MSG_SPLICE_PAGES);
+				iov_iter_revert(&msg->msg_iter, n);
 				break;
+			}
+			copied += n;
 			err = ktls_tx_push(sk, tx, msg_data_left(msg));
 			if (err && err != -EAGAIN)
 				break;
 			err = 0;
+			continue;
 		}
+		copied += n;
 	}
 
 	if (copied)
