@@ -575,7 +575,8 @@ static void ktls_rx_framed(struct sock *sk, struct ktls_ctx *ctx,
  * Get the next record ready: leave it in TCP's queue if TCP can hold all
  * of it, or else (or with @copy) copy it out into rx->cur as it arrives,
  * rx->cur's pages allocated with @gfp first.  Returns -ENOMEM if they
- * could not be, else 0 (whether or not a record is ready).
+ * could not be, or there is no rx->cur, else 0 (whether or not a record
+ * is ready).
  */
 static int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 			struct ktls_rx *rx, bool copy, gfp_t gfp)
@@ -583,8 +584,11 @@ static int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_frame f = { .ctx = ctx, .rx = rx };
 	read_descriptor_t desc = { .arg.data = &f, .count = 1 };
 
-	if (rx->ready || rx->stopped || !rx->cur)
+	if (rx->ready || rx->stopped)
 		return 0;
+	/* No buffer was had for the record after the last one. */
+	if (!rx->cur)
+		return -ENOMEM;
 
 	if (!rx->len && !copy) {
 		int inq = tcp_inq(sk);
@@ -657,8 +661,10 @@ static void ktls_rx_check_later(struct sock *sk, struct ktls_rx *rx)
 
 /*
  * The record TCP cannot hold stalls until its pages are had: the window
- * is closed on it, so no more bytes come to call us again.  Keep trying,
- * @delay after the last try.
+ * is closed on it, so no more bytes come to call us again.  Nor is any
+ * record framed while rx->cur is missing (no buffer could be had when
+ * the last one was queued), and a reader that polls would wait for good.
+ * Keep trying, @delay after the last try.
  */
 static void ktls_rx_fill_later(struct sock *sk, struct ktls_rx *rx,
 			       unsigned long delay)
@@ -679,6 +685,8 @@ static void ktls_rx_fill_work(struct work_struct *work)
 	was_ready = rx->ready;
 	if (rx->closing)
 		goto out;
+	if (!rx->cur)
+		rx->cur = ktls_rx_rec_alloc(rx);
 	if (ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL)) {
 		ktls_rx_fill_later(sk, rx, KTLS_RX_FILL_DELAY);
 	} else if (!was_ready && rx->ready) {
@@ -1772,7 +1780,8 @@ void ktls_rx_rekeyed(struct sock *sk)
 		return;
 	ktls_device_rx_rekey(sk, ctx);
 	WRITE_ONCE(rx->key_expired, false);
-	ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
+	if (ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL))
+		ktls_rx_fill_later(sk, rx, 0);
 	if (rx->ready)
 		rx->saved_data_ready(sk);
 }
