@@ -63,6 +63,8 @@
 #define KTLS_TX_QUEUE		3
 /* Where a record's ciphertext starts in its page: see ktls_tx_add_enc(). */
 #define KTLS_TX_ALIGN		64
+/* How long queued records wait when TCP had no memory for them. */
+#define KTLS_TX_RETRY_DELAY	msecs_to_jiffies(20)
 
 /* A record in device form is tracked in the kernel's struct tls_record_info. */
 static_assert(KTLS_TX_ENC_FRAGS <= MAX_SKB_FRAGS);
@@ -88,7 +90,8 @@ struct ktls_tx_rec {
  * @sk:		the socket
  * @saved_write_space: the sk_write_space we replaced
  * @send_lock:	held by sendmsg() and splice_eof() around the socket lock
- * @work:	pushes queued records once TCP has room again
+ * @work:	pushes queued records once TCP has room again, or a while
+ *		after TCP had room but no memory
  * @waiting:	a sender waits for send buffer space and will push itself
  * @closing:	ktls_tx_close() ran: the work must not touch the socket
  * @in_push:	we are inside tcp_sendmsg_locked(), whose write_space calls
@@ -115,7 +118,7 @@ struct ktls_tx {
 	struct sock *sk;
 	void (*saved_write_space)(struct sock *sk);
 	struct mutex send_lock;	/* serializes senders, outside the socket lock */
-	struct work_struct work;
+	struct delayed_work work;
 	bool waiting;
 	bool closing;
 	bool in_push;
@@ -598,6 +601,16 @@ static void ktls_tx_rec_consume(struct ktls_tx_rec *rec, size_t n)
 	}
 }
 
+static void ktls_tx_push_later(struct sock *sk, struct ktls_tx *tx,
+			       unsigned long delay)
+{
+	if (READ_ONCE(tx->closing))
+		return;
+	sock_hold(sk);
+	if (!schedule_delayed_work(&tx->work, delay))
+		sock_put(sk);
+}
+
 /*
  * Hand the queued records to TCP, without ever sleeping in TCP.  Returns
  * 0 once the queue is empty, -EAGAIN if TCP has no room, or TCP's error.
@@ -631,8 +644,16 @@ static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 		tx->in_push = true;
 		ret = tcp_sendmsg_locked(sk, &msg, rec->left);
 		tx->in_push = false;
-		if (ret <= 0)
+		if (ret <= 0) {
+			/*
+			 * Room but no skb: TCP ran out of memory, and with
+			 * nothing in flight no ACK calls write_space.  The
+			 * records were reported sent: try again soon.
+			 */
+			if (ret == -EAGAIN && sk_stream_memory_free(sk))
+				ktls_tx_push_later(sk, tx, KTLS_TX_RETRY_DELAY);
 			return ret ?: -EAGAIN;
+		}
 
 		ktls_tx_rec_consume(rec, ret);
 		if (rec->left)
@@ -1060,7 +1081,8 @@ int ktls_tx_shutdown(struct sock *sk)
 
 static void ktls_tx_work(struct work_struct *work)
 {
-	struct ktls_tx *tx = container_of(work, struct ktls_tx, work);
+	struct ktls_tx *tx = container_of(to_delayed_work(work),
+					  struct ktls_tx, work);
 	struct sock *sk = tx->sk;
 
 	lock_sock(sk);
@@ -1079,12 +1101,8 @@ static void ktls_tx_write_space(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_tx *tx = ctx->tx;
 
-	if (!tx->in_push && READ_ONCE(tx->count) && !READ_ONCE(tx->waiting) &&
-	    !READ_ONCE(tx->closing)) {
-		sock_hold(sk);
-		if (!schedule_work(&tx->work))
-			sock_put(sk);
-	}
+	if (!tx->in_push && READ_ONCE(tx->count) && !READ_ONCE(tx->waiting))
+		ktls_tx_push_later(sk, tx, 0);
 	tx->saved_write_space(sk);
 }
 
@@ -1099,7 +1117,7 @@ int ktls_tx_init(struct sock *sk)
 	tx->sk = sk;
 	tx->type = KTLS_TYPE_DATA;
 	mutex_init(&tx->send_lock);
-	INIT_WORK(&tx->work, ktls_tx_work);
+	INIT_DELAYED_WORK(&tx->work, ktls_tx_work);
 
 	write_lock_bh(&sk->sk_callback_lock);
 	tx->saved_write_space = sk->sk_write_space;
@@ -1138,7 +1156,7 @@ void ktls_tx_free(struct ktls_ctx *ctx)
 	if (!tx)
 		return;
 	WRITE_ONCE(tx->closing, true);
-	if (cancel_work_sync(&tx->work))
+	if (cancel_delayed_work_sync(&tx->work))
 		sock_put(tx->sk);
 
 	ktls_tx_drop_plain(tx);
