@@ -72,6 +72,23 @@ if [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
 	echo "not ok $n ktls_faults ran to the end # exit status $rc"
 fi
 
+# Nothing of the rounds holds the module once their sockets are closed:
+# each socket of ours holds a reference until it is freed, which the
+# last work item of a closed one may do a little later.
+n=$((n + 1))
+refs=
+for _ in $(seq 100); do
+	refs=$(cat /sys/module/ktls_hs/refcnt)
+	[ "$refs" = 0 ] && break
+	sleep 0.1
+done
+if [ "$refs" = 0 ]; then
+	echo "ok $n no reference to ktls_hs left after the rounds"
+else
+	ss -tanie 2>&1 | head -60 | sed 's/^/# /'
+	echo "not ok $n no reference to ktls_hs left after the rounds # refcnt $refs"
+fi
+
 # What the rounds leaked: kmemleak reports objects older than 5 s.
 n=$((n + 1))
 if [ -w "$KMEMLEAK" ]; then
