@@ -206,6 +206,10 @@ static void kmsg_line(char *msg)
 			unattributed++;
 		open_dump = true;
 		dump_kind[0] = 0;
+		/* One record: the name line follows as an escaped newline. */
+		p = strstr(msg, "name ");
+		if (p && sscanf(p + 5, "%19[^,]", dump_kind) != 1)
+			dump_kind[0] = 0;
 		return;
 	}
 	if (!open_dump)
