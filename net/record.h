@@ -55,6 +55,38 @@ struct page;
 #define KTLS_RX_ALERT_PROTOCOL_VERSION	70	/* protocol_version */
 #define KTLS_ALERT_LEN			2	/* level, description */
 
+/* Handshake messages after a kernel handshake (rx_hs.c). */
+#define KTLS_RX_HS_HDR_LEN	4	/* msg_type, uint24 length */
+#define KTLS_RX_HS_MAX_MSG	KTLS_KEY_UPDATE_LEN	/* the largest we take */
+/* Bytes of a handshake record that decide what becomes of it. */
+#define KTLS_RX_HS_PEEK		(KTLS_RX_HS_MAX_MSG + 1)
+
+/**
+ * struct ktls_rx_hs - a post-handshake message split over records
+ * @buf:	its bytes so far
+ * @len:	how many; 0 between messages
+ */
+struct ktls_rx_hs {
+	u8 buf[KTLS_RX_HS_MAX_MSG];
+	u8 len;
+};
+
+/* What ktls_rx_hs_feed() found at the end of a record, besides errors. */
+enum {
+	KTLS_RX_HS_MORE,		/* inside a message */
+	KTLS_RX_HS_UPDATE,		/* KeyUpdate(update_not_requested) */
+	KTLS_RX_HS_UPDATE_REQUESTED,	/* KeyUpdate(update_requested) */
+};
+
+int ktls_rx_hs_feed(struct ktls_rx_hs *hs, const u8 *data, unsigned int len,
+		    u8 *alert);
+
+/* Whether a message is partly in: only its next fragment may come. */
+static inline bool ktls_rx_hs_pending(const struct ktls_rx_hs *hs)
+{
+	return hs->len;
+}
+
 /* Sizes bounding the per-socket buffers; checked against the table at load. */
 #define KTLS_MAX_KEY_LEN	32
 #define KTLS_MAX_SALT_LEN	4

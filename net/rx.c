@@ -30,7 +30,8 @@
  * Records are decrypted one at a time, in order, by a reader in process
  * context.  So on the keys of a kernel handshake, a KeyUpdate is followed
  * right where it is decrypted: the next record, framed or not, is not
- * decrypted yet, and setting the new key may sleep.
+ * decrypted yet, and setting the new key may sleep.  One split over
+ * records is put together as its fragments are decrypted (rx_hs.c).
  */
 #include <linux/highmem.h>
 #include <linux/list.h>
@@ -41,7 +42,6 @@
 #include <linux/slab.h>
 #include <linux/splice.h>
 #include <linux/uio.h>
-#include <linux/unaligned.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <net/sock.h>
@@ -69,7 +69,7 @@ static_assert(KTLS_RX_ZC_PAGES >= KTLS_RX_PAGES);
 enum {
 	KTLS_RX_QUEUED,		/* decrypted in place, at the end of rx->list */
 	KTLS_RX_ZC,		/* decrypted into the reader's buffer */
-	KTLS_RX_CONSUMED,	/* a KeyUpdate we followed: nothing to read */
+	KTLS_RX_CONSUMED,	/* a handshake record we took: nothing to read */
 };
 
 /**
@@ -130,6 +130,9 @@ struct ktls_rx_rec {
  * @alert_work:	sends it from process context, under the socket lock
  * @check_work:	on the keys of a kernel handshake, opens a record left
  *		unread, so that its errors are answered all the same
+ * @hs:		on the keys of a kernel TLS 1.3 handshake, the handshake
+ *		message whose first fragments came (rx_hs.c); a few bytes
+ *		in place, so it goes with the context
  */
 struct ktls_rx {
 	void (*saved_data_ready)(struct sock *sk);
@@ -164,6 +167,7 @@ struct ktls_rx {
 	int alert_err;
 	struct work_struct alert_work;
 	struct delayed_work check_work;
+	struct ktls_rx_hs hs;
 };
 
 static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
@@ -954,10 +958,15 @@ static int ktls_rx_fatal(struct sock *sk, struct ktls_rx *rx, int err,
  * A record decrypted on the keys of a kernel handshake carries an alert,
  * a handshake message or application data (RFC 8446 5, RFC 5246 6), and
  * an alert record one Alert: never empty nor fragmented (RFC 8446 5.1).
+ * Between the fragments of a handshake message nothing else may come
+ * (RFC 8446 5.1).
  */
 static int ktls_rx_check_type(struct sock *sk, struct ktls_rx *rx,
 			      const struct ktls_rx_rec *rec)
 {
+	if (ktls_rx_hs_pending(&rx->hs) && rec->type != KTLS_TYPE_HANDSHAKE)
+		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
+
 	switch (rec->type) {
 	case KTLS_TYPE_ALERT:
 		if (rec->plain != KTLS_ALERT_LEN)
@@ -973,38 +982,30 @@ static int ktls_rx_check_type(struct sock *sk, struct ktls_rx *rx,
 }
 
 /*
- * A handshake record on the keys of a kernel handshake.  The server never
- * asks for post-handshake authentication and the client sends no tickets,
- * so the only handshake message the peer may send now is KeyUpdate, and
- * it must end its record: the next one is under the new key (RFC 8446
- * 5.1).  We do not reassemble a KeyUpdate split over records either.
- * Wrong length or value: -EBADMSG (decode_error, illegal_parameter).
- * Another message, a fragment, or more bytes behind the KeyUpdate:
- * -EPROTO (unexpected_message).
+ * A handshake record on the keys of a kernel TLS 1.3 handshake: the next
+ * piece of the post-handshake messages (rx_hs.c says which the peer may
+ * send, and puts one split over records together).  A whole KeyUpdate
+ * ended the record: the next record is under the peer's next key.  Errors
+ * fail the stream with their alert: -EPROTO (unexpected_message) or
+ * -EBADMSG (decode_error, illegal_parameter).
  */
-static int ktls_rx_key_update(struct sock *sk, struct ktls_ctx *ctx,
-			      struct ktls_rx *rx, struct ktls_rx_rec *rec)
+static int ktls_rx_post_hs(struct sock *sk, struct ktls_ctx *ctx,
+			   struct ktls_rx *rx, struct ktls_rx_rec *rec)
 {
-	u8 msg[KTLS_KEY_UPDATE_LEN + 1];
-	unsigned int n = min_t(unsigned int, rec->plain, sizeof(msg));
-	u32 len;
-	int err;
+	u8 peek[KTLS_RX_HS_PEEK];
+	unsigned int n = min_t(unsigned int, rec->plain, sizeof(peek));
+	u8 alert;
+	int ret, err;
 
-	ktls_rx_rec_read(rec, rec->off, msg, n);
-	if (n < 4 || msg[0] != KTLS_KEY_UPDATE_TYPE)
-		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
+	sock_owned_by_me(sk);
+	ktls_rx_rec_read(rec, rec->off, peek, n);
+	ret = ktls_rx_hs_feed(&rx->hs, peek, n, &alert);
+	if (ret < 0)
+		return ktls_rx_fatal(sk, rx, ret, alert);
+	if (ret == KTLS_RX_HS_MORE)
+		return 0;
+
 	ktls_stat_inc(sk, KTLS_STAT_RX_REKEY_RECEIVED);
-	len = get_unaligned_be24(msg + 1);
-	if (len != 1)
-		return ktls_rx_fatal(sk, rx, -EBADMSG,
-				     KTLS_RX_ALERT_DECODE_ERROR);
-	if (rec->plain != KTLS_KEY_UPDATE_LEN)
-		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
-	if (msg[4] != KTLS_KEY_UPDATE_NOT_REQUESTED &&
-	    msg[4] != KTLS_KEY_UPDATE_REQUESTED)
-		return ktls_rx_fatal(sk, rx, -EBADMSG,
-				     KTLS_RX_ALERT_ILLEGAL_PARAM);
-
 	err = ktls_keys_next(sk, false);
 	if (err) {
 		rx->err = err;
@@ -1017,7 +1018,7 @@ static int ktls_rx_key_update(struct sock *sk, struct ktls_ctx *ctx,
 	 * one answer is due at most, and only when we send anyway: asking
 	 * cannot make us send more than the application does.
 	 */
-	if (msg[4] == KTLS_KEY_UPDATE_REQUESTED)
+	if (ret == KTLS_RX_HS_UPDATE_REQUESTED)
 		WRITE_ONCE(ctx->key_update_due, true);
 	return 0;
 }
@@ -1213,8 +1214,7 @@ static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
 	    rec->type == KTLS_TYPE_HANDSHAKE)
 		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
 	if (ctx->secrets && rec->type == KTLS_TYPE_HANDSHAKE) {
-		/* Under the new key, the next record is a new stream. */
-		err = ktls_rx_key_update(sk, ctx, rx, rec);
+		err = ktls_rx_post_hs(sk, ctx, rx, rec);
 		return err ?: KTLS_RX_CONSUMED;
 	}
 	list_add_tail(&rec->list, &rx->list);
@@ -1226,8 +1226,8 @@ static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
  * Decrypt the framed record.  With @to, the plaintext may go straight
  * there: returns KTLS_RX_ZC then, its length in *@zc_len.  Otherwise the
  * plaintext goes into a record buffer moved to the end of rx->list
- * (KTLS_RX_QUEUED), unless it was a KeyUpdate the keys of a kernel
- * handshake follow here (KTLS_RX_CONSUMED).  Or an errno: -ENOMEM leaves
+ * (KTLS_RX_QUEUED), unless it was a handshake record the keys of a
+ * kernel handshake take here (KTLS_RX_CONSUMED).  Or an errno: -ENOMEM leaves
  * the record framed for the next call to decrypt.
  *
  * The ciphertext is never written over.  The AEAD may run out of memory
@@ -1315,7 +1315,8 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	ktls_record_iv(rx->iv, prot, c, hdr + KTLS_HEADER_LEN);
 	ktls_record_aad(rx->aad, prot, c->seq, hdr[0], inner);
 
-	if (to && inner >= prot->tail_len) {
+	/* Data between handshake fragments must reach no reader. */
+	if (to && inner >= prot->tail_len && !ktls_rx_hs_pending(&rx->hs)) {
 		err = ktls_rx_decrypt_zc(sk, ctx, rx, src, to, cryptlen);
 		if (err >= 0) {
 			*zc_len = err;
@@ -1362,10 +1363,11 @@ put:
 }
 
 /*
- * Open what nobody reads (ktls_rx_check_later()): a KeyUpdate is
- * followed, and the records behind it framed on, up to the first other
- * record, which waits on rx->list; an error fails the stream with its
- * alert, as in a reader.
+ * Open what nobody reads (ktls_rx_check_later()): handshake records are
+ * taken (a KeyUpdate followed, or its fragments put together), and the
+ * records behind them framed on, up to the first other record, which
+ * waits on rx->list; an error fails the stream with its alert, as in a
+ * reader.
  */
 static void ktls_rx_check_work(struct work_struct *work)
 {

@@ -211,7 +211,7 @@ static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
 
 	/* Called with the socket locked: a handshake cannot be waited for. */
 	if (ctx->hs && !ktls_hs_conn_done(ctx->hs))
-		return ctx->hs->ended ? -EPROTO : -EAGAIN;
+		return ctx->hs->ended ? ktls_hs_conn_error(ctx->hs) : -EAGAIN;
 	err = ktls_keys_install_staged(sk);
 	if (err)
 		return err;

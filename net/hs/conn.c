@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * One in-kernel server handshake on one TCP socket.  It is driven from
- * the socket's data-ready and write-space callbacks: in softirq, or in
- * process context when TCP replays its backlog in release_sock(), with
- * no thread in between.  Bytes are pulled out of TCP's receive queue
- * with tcp_read_sock(), never more than the engine asks for, so what
- * the client sends after its Finished stays queued for the record
- * layer.  Output goes out through TCP's own sendmsg, by reference to a
- * copy in a page fragment where one can be had.  A timer bounds the
- * handshake; when the socket is owned by a process as it fires, the work
- * is left to the release callback.  TCP calls back into us from its own
- * sendmsg, so a run never nests: see ktls_hs_conn_run().
+ * the socket's data-ready, write-space and error-report callbacks (the
+ * last for a reset or whatever else kills the connection under it): in
+ * softirq, or in process context when TCP replays its backlog in
+ * release_sock(), with no thread in between.  Bytes are pulled out of
+ * TCP's receive queue with tcp_read_sock(), never more than the engine
+ * asks for, so what the client sends after its Finished stays queued
+ * for the record layer.  Output goes out through TCP's own sendmsg, by
+ * reference to a copy in a page fragment where one can be had.  A timer
+ * bounds the handshake; when the socket is owned by a process as it
+ * fires, the work is left to the release callback.  TCP calls back into
+ * us from its own sendmsg, so a run never nests: see
+ * ktls_hs_conn_run().
  *
  * Where the first ClientHello may be handed to userspace instead
  * (KTLS_HS_FALLBACK, KTLS_HS_SNI_FALLBACK), the engine is fed copies of
@@ -143,12 +145,15 @@ err_free:
 
 static void ktls_hs_data_ready(struct sock *sk);
 static void ktls_hs_write_space(struct sock *sk);
+static void ktls_hs_error_report(struct sock *sk);
 
 /**
  * ktls_hs_conn_start() - take the socket's callbacks, start the clock
  * @conn:	the handshake
  * @data_ready:	the data-ready callback to give back at the end
  * @write_space: likewise for write space
+ *
+ * The error-report callback is taken as the socket has it.
  *
  * The socket is locked.  A child of a listener has no struct socket
  * until accept(); TCP's sendmsg may touch one (the NOSPACE bit, the wait
@@ -164,8 +169,10 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 	write_lock_bh(&sk->sk_callback_lock);
 	conn->saved_data_ready = data_ready;
 	conn->saved_write_space = write_space;
+	conn->saved_error_report = sk->sk_error_report;
 	sk->sk_data_ready = ktls_hs_data_ready;
 	sk->sk_write_space = ktls_hs_write_space;
+	sk->sk_error_report = ktls_hs_error_report;
 	conn->saved_allocation = sk->sk_allocation;
 	sk->sk_allocation = GFP_ATOMIC;
 	/*
@@ -204,6 +211,8 @@ static void ktls_hs_conn_unhook(struct ktls_hs_conn *conn)
 		sk->sk_data_ready = conn->saved_data_ready;
 	if (sk->sk_write_space == ktls_hs_write_space)
 		sk->sk_write_space = conn->saved_write_space;
+	if (sk->sk_error_report == ktls_hs_error_report)
+		sk->sk_error_report = conn->saved_error_report;
 	if (conn->saved_allocation)
 		sk->sk_allocation = conn->saved_allocation;
 	sk->sk_use_task_frag = conn->saved_use_task_frag;
@@ -418,6 +427,22 @@ out:
 	return fed;
 }
 
+/*
+ * The errno a failed handshake leaves the socket and its waiters: the
+ * socket's own when TCP set one (ECONNRESET on a reset, ETIMEDOUT when
+ * it gave up retransmitting), else ETIMEDOUT at our deadline and EPROTO
+ * for the rest: an alert, or a peer that closed before the end.
+ */
+static int ktls_hs_end_errno(const struct ktls_hs_conn *conn,
+			     enum ktls_hs_end why)
+{
+	int err = READ_ONCE(conn->sk->sk_err) ?: conn->tcp_err;
+
+	if (err)
+		return err;
+	return why == KTLS_HS_END_TIMEOUT ? ETIMEDOUT : EPROTO;
+}
+
 static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 {
 	struct sock *sk = conn->sk;
@@ -441,9 +466,12 @@ static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 	}
 	ktls_hs_ev_end(conn, why);
 	conn->end = why;
-	/* Pairs with ktls_hs_conn_done(): @end is read after @ended. */
+	if (why != KTLS_HS_END_DONE && why != KTLS_HS_END_FALLBACK)
+		conn->err = ktls_hs_end_errno(conn, why);
+	/* Pairs with ktls_hs_conn_done(): @end, @err are read after @ended. */
 	smp_store_release(&conn->ended, true);
 	sk_stop_timer(sk, &conn->timer);
+	/* Our error report is off the socket before we call it below. */
 	ktls_hs_conn_unhook(conn);
 	ktls_hs_conn_drop_engine(conn);
 
@@ -452,9 +480,9 @@ static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 		return;
 	}
 	/* Per-socket: whoever waits in poll(), recv() or send() wakes up. */
-	if (why != KTLS_HS_END_DONE && why != KTLS_HS_END_FALLBACK) {
-		WRITE_ONCE(sk->sk_err, why == KTLS_HS_END_TIMEOUT ? ETIMEDOUT :
-				       EPROTO);
+	if (conn->err) {
+		/* TCP's own error, when it set one, stays. */
+		WRITE_ONCE(sk->sk_err, conn->err);
 		sk_error_report(sk);
 	} else {
 		sk->sk_data_ready(sk);
@@ -508,7 +536,8 @@ static void ktls_hs_conn_step(struct ktls_hs_conn *conn)
 		ktls_hs_conn_end(conn, KTLS_HS_END_FAILED);
 	} else if (st == KTLS_HS_HANDED_BACK) {
 		ktls_hs_conn_end(conn, KTLS_HS_END_FALLBACK);
-	} else if (sk->sk_err || (sk->sk_shutdown & RCV_SHUTDOWN)) {
+	} else if (sk->sk_err || conn->tcp_err ||
+		   (sk->sk_shutdown & RCV_SHUTDOWN)) {
 		/* The client reset or closed mid-handshake: nothing more comes. */
 		ktls_hs_conn_end(conn, KTLS_HS_END_FAILED);
 	}
@@ -558,6 +587,49 @@ static void ktls_hs_data_ready(struct sock *sk)
 	trace_sk_data_ready(sk);
 	if (conn)
 		ktls_hs_conn_run(conn);
+}
+
+/*
+ * TCP set sk_err: a reset, a retransmission or keepalive timeout, an
+ * abort (tcp_done_with_error() reports after tcp_done()), a disconnect.
+ * None of them comes with data or write space, so nothing else would run
+ * the handshake, and nothing more comes from the client: the step sees
+ * sk_err and ends it with that errno.  Called in softirq with the socket
+ * bh-locked, or from its backlog or TCP's release callback while it is
+ * owned, as data-ready is, so the rules of ktls_hs_conn_run() hold: a run
+ * found on the stack (TCP's sendmsg flushing the backlog under our push)
+ * finishes the job.  Nothing of TCP reads the socket's struct socket
+ * after this returns, so a child ends here, unlike in write-space.
+ *
+ * Not sk_state_change: TCP calls it in tcp_done() just before this, on
+ * a FIN (which comes with data-ready too, the step seeing RCV_SHUTDOWN)
+ * and on transitions that mean nothing to us, such as a child's
+ * SYN_RECV to ESTABLISHED; this one comes exactly when sk_err is set.
+ *
+ * The end of the handshake gives the socket its own callback back before
+ * it reports, so that report never comes back here; whoever hooked the
+ * socket before us hears of the error all the same.
+ */
+static void ktls_hs_error_report(struct sock *sk)
+{
+	struct ktls_hs_conn *conn = ktls_hs_conn_of(sk);
+	void (*report)(struct sock *sk);
+	int err;
+
+	if (!conn)
+		return;
+	/*
+	 * Our own send may take sk_err (sock_error()) before the step
+	 * looks: TCP's sendmsg flushes the backlog that brought the reset,
+	 * then fails with the error and clears it.
+	 */
+	err = READ_ONCE(sk->sk_err);
+	if (err && !conn->ended)
+		conn->tcp_err = err;
+	/* Ours until the handshake is freed, with the socket's context. */
+	report = conn->saved_error_report;
+	ktls_hs_conn_run(conn);
+	report(sk);
 }
 
 /*
@@ -660,8 +732,10 @@ void ktls_hs_conn_stop(struct ktls_hs_conn *conn)
  * @conn:	its handshake
  * @nonblock:	do not wait: -EAGAIN while it runs
  *
- * Return: 0 once it ended with keys; -ETIMEDOUT or -EPROTO, for good,
- * once it failed; -EAGAIN, or -EINTR/-ERESTARTSYS on a signal.
+ * Return: 0 once it ended with keys; once it failed, for good, the
+ * socket's own error (-ECONNRESET after a reset), -ETIMEDOUT at the
+ * handshake timeout or -EPROTO (ktls_hs_conn_error()); -EAGAIN, or
+ * -EINTR/-ERESTARTSYS on a signal.
  */
 int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
 		      bool nonblock)
@@ -693,7 +767,7 @@ int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
 	}
 	if (ktls_hs_conn_done(conn))
 		return 0;
-	return conn->end == KTLS_HS_END_TIMEOUT ? -ETIMEDOUT : -EPROTO;
+	return ktls_hs_conn_error(conn);
 }
 
 static void ktls_hs_conn_free_rcu(struct rcu_head *head)

@@ -123,6 +123,9 @@ enum ktls_hs_child_state {
  * @deadline:	when the handshake times out, in jiffies
  * @deferred:	KTLS_HS_DEFER_* bits, work left for later
  * @end:	why the handshake ended, once @ended
+ * @err:	once @ended without keys: the positive errno the socket's
+ *		calls give for good (ktls_hs_conn_error())
+ * @tcp_err:	sk_err as TCP reported it to our error-report callback
  * @ended:	set once, when the handshake ends
  * @in_push:	sending: TCP may call our write-space callback
  * @running:	a handshake step is on the stack: others leave it @again
@@ -131,8 +134,9 @@ enum ktls_hs_child_state {
  *		copies, TCP's queue left as it is (conn.c)
  * @peeked:	bytes of TCP's queue fed to the engine so far while @peeking
  * @stubbed:	@stub stands in for the struct socket a child lacks
- * @saved_data_ready, @saved_write_space, @saved_allocation,
- * @saved_use_task_frag: what the socket had before; sends from softirq
+ * @saved_data_ready, @saved_write_space, @saved_error_report,
+ * @saved_allocation, @saved_use_task_frag: what the socket had before;
+ *		the error report tells us of a reset; sends from softirq
  *		need GFP_ATOMIC, and the socket's own page frag rather than
  *		that of whatever task the softirq interrupted
  * @stub:	see ktls_hs_conn_start(); a whole socket_alloc, zeroed, since
@@ -155,6 +159,8 @@ struct ktls_hs_conn {
 	unsigned long deadline;
 	unsigned long deferred;
 	enum ktls_hs_end end;
+	int err;
+	int tcp_err;
 	bool ended;
 	bool in_push;
 	bool running;
@@ -164,6 +170,7 @@ struct ktls_hs_conn {
 	bool stubbed;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
+	void (*saved_error_report)(struct sock *sk);
 	gfp_t saved_allocation;
 	bool saved_use_task_frag;
 	struct socket_alloc stub;
@@ -196,6 +203,18 @@ static inline bool ktls_hs_conn_done(const struct ktls_hs_conn *conn)
 	return smp_load_acquire(&conn->ended) &&
 	       (conn->end == KTLS_HS_END_DONE ||
 		conn->end == KTLS_HS_END_FALLBACK);
+}
+
+/*
+ * What the socket's calls give once its handshake failed: the socket's
+ * own error (ECONNRESET after a reset), ETIMEDOUT at the handshake
+ * timeout, EPROTO on an alert or a peer that closed mid-handshake.
+ * For a handshake seen ended (under the socket lock, or after
+ * ktls_hs_conn_done()) without leaving the socket to the application.
+ */
+static inline int ktls_hs_conn_error(const struct ktls_hs_conn *conn)
+{
+	return -(conn->err ?: EPROTO);
 }
 
 /* The handshake handed the socket over with its ClientHello unread. */

@@ -217,9 +217,9 @@ static void ktls_hs_listen_pull(struct ktls_hs_listen *l)
 		}
 		ktls_hs_backlog_adjust(l->sk, -1);
 		if (conn) {
+			/* Counted when it ended (ktls_hs_listen_child_end()). */
 			conn->state = KTLS_HS_CHILD_GONE;
 			conn->req = req;
-			l->stats.failed++;
 		} else {
 			l->stats.dropped++;
 		}

@@ -161,7 +161,7 @@ static int ktls_hs_get_session(struct ktls_ctx *ctx, char __user *optval,
 	if (conn->end == KTLS_HS_END_FALLBACK)
 		return -ENOENT;
 	if (conn->end != KTLS_HS_END_DONE)
-		return conn->end == KTLS_HS_END_TIMEOUT ? -ETIMEDOUT : -EPROTO;
+		return ktls_hs_conn_error(conn);
 	if (get_user(len, optlen))
 		return -EFAULT;
 	if (len < (int)sizeof(info))

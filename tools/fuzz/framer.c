@@ -3,7 +3,9 @@
  * libFuzzer target of the record framer's parsing (net/record.c), the
  * part of the RX path (net/rx.c) that reads bytes a peer chose before
  * any key has checked them: the header and its length, and, in TLS
- * 1.3, the walk back over the zero padding to the inner content type.
+ * 1.3, the walk back over the zero padding to the inner content type;
+ * then the content of each handshake record, in order, through the
+ * reassembly of post-handshake messages (net/rx_hs.c) as rx.c feeds it.
  *
  * The first byte picks the cipher and version; the rest is a stream of
  * records, framed as rx.c frames them.  Each record's "plaintext" (the
@@ -26,8 +28,34 @@ static const u16 framer_ciphers[] = {
 
 #define FRAMER_PAGES	DIV_ROUND_UP(KTLS_REC_MAX, PAGE_SIZE)
 
-static void framer_record(const struct ktls_prot *prot, const u8 *rec,
-			  unsigned int len)
+/* As rx.c hands a handshake record's content to rx_hs.c. */
+static void framer_post_hs(struct ktls_rx_hs *hs, const u8 *content,
+			   unsigned int len)
+{
+	u8 peek[KTLS_RX_HS_PEEK];
+	unsigned int n = min_t(unsigned int, len, sizeof(peek));
+	u8 alert = 0;
+	int ret;
+
+	memcpy(peek, content, n);
+	ret = ktls_rx_hs_feed(hs, peek, n, &alert);
+	/* Never more than the largest message, and nothing but a part. */
+	if (hs->len >= KTLS_RX_HS_MAX_MSG)
+		abort();
+	if (ret < 0) {
+		/* Refused with an alert, and nothing kept. */
+		if ((ret != -EPROTO && ret != -EBADMSG) || !alert || hs->len)
+			abort();
+		return;
+	}
+	/* A whole KeyUpdate leaves nothing behind. */
+	if (ret > KTLS_RX_HS_UPDATE_REQUESTED ||
+	    (ret != KTLS_RX_HS_MORE && hs->len))
+		abort();
+}
+
+static void framer_record(const struct ktls_prot *prot, struct ktls_rx_hs *hs,
+			  const u8 *rec, unsigned int len)
 {
 	struct page *pages[FRAMER_PAGES] = {};
 	unsigned int end = len - prot->tag_len, i;
@@ -48,6 +76,9 @@ static void framer_record(const struct ktls_prot *prot, const u8 *rec,
 	if (pos >= 0 && (pos < prot->prepend_len || pos >= end ||
 			 rec[pos] != type || !type))
 		abort();
+	if (pos >= 0 && type == KTLS_TYPE_HANDSHAKE)
+		framer_post_hs(hs, rec + prot->prepend_len,
+			       pos - prot->prepend_len);
 	for (i = 0; i < FRAMER_PAGES; i++)
 		free(pages[i]);
 }
@@ -56,6 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static bool setup;
 	const struct ktls_cipher *cs;
+	struct ktls_rx_hs hs = {};
 	struct ktls_prot prot;
 	size_t pos = 1;
 	u8 *rec;
@@ -89,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		if (!rec)
 			abort();
 		memcpy(rec, data + pos, need);
-		framer_record(&prot, rec, need);
+		framer_record(&prot, &hs, rec, need);
 		free(rec);
 		pos += need;
 	}

@@ -21,7 +21,10 @@
  *
  * Per-socket: on an established socket with TCP_ULP "tls" and no keys,
  * set the options above, then KTLS_HS_START; poll()/recv() wait for the
- * handshake and fail with the errno below if it fails.
+ * handshake.  If it fails, recv(), send() and KTLS_HS_SESSION fail for
+ * good with the socket's own error when TCP set one (ECONNRESET on a
+ * reset), ETIMEDOUT at KTLS_HS_TIMEOUT, or EPROTO (an alert, or a FIN
+ * before the end), and poll() reports EPOLLERR.
  */
 #ifndef _UAPI_LINUX_KTLS_HS_H
 #define _UAPI_LINUX_KTLS_HS_H
@@ -144,7 +147,7 @@ struct ktls_hs_session_info {
 /* KTLS_HS_STATS: counters of one armed listener */
 struct ktls_hs_listen_stats {
 	__u64 completed;	/* handshakes that reached accept() */
-	__u64 failed;		/* closed on an alert we sent or received */
+	__u64 failed;		/* an alert sent or received, a reset, a FIN */
 	__u64 timed_out;	/* closed by KTLS_HS_TIMEOUT */
 	__u64 dropped;		/* refused: no memory or too many in flight */
 	__u32 in_progress;	/* handshakes running now */

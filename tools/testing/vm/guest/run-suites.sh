@@ -20,6 +20,8 @@
 #   KTLS_ABI_DRIVERS  set where the kernel has the distro's offload drivers
 #                (bonding.ko, nfp.ko) that offload_abi.sh loads
 #   KTLS_SELFTESTS  if set, only the selftests whose path matches it (grep -E)
+#   KTLS_SELFTESTS_OMIT  names of selftests this kernel leaves out, as
+#                alternatives of an extended regular expression
 #   KTLS_SIM_KO  the simulated offload NIC, empty if the kernel has no
 #                CONFIG_TLS_DEVICE (and then upstream-offload is not asked)
 #   KTLS_CONF_CERT  the certificate the conformance suite's OpenSSL
@@ -118,6 +120,8 @@ run_selftests() {
 			tests=$(grep -v '/offload_abi\.sh$' <<< "$tests")
 		[ -z "$KTLS_SELFTESTS" ] ||
 			tests=$(grep -E -- "$KTLS_SELFTESTS" <<< "$tests")
+		[ -z "${KTLS_SELFTESTS_OMIT:-}" ] ||
+			tests=$(grep -v -E -- "/($KTLS_SELFTESTS_OMIT)\$" <<< "$tests")
 		# shellcheck disable=SC2086
 		run_many $tests >> "$logfile"
 	)

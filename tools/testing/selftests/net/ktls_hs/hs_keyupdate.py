@@ -206,6 +206,39 @@ def test_requested_flood(srv):
     s.close()
 
 
+def test_split(srv, name, cuts, request, pause=False):
+    """A KeyUpdate in pieces, one protected record each (RFC 8446 5.1),
+    the data behind it under the new key in the last piece's segment:
+    followed once, answered if asked, and everything after it read.
+
+    @cuts: where the message is cut; @pause: the first piece alone, long
+    enough for the kernel to take it before the rest comes."""
+    st = tls_stat()
+    s = Session(srv)
+    m = key_update(request)
+    bounds = (0, *cuts, len(m))
+    recs = [s.tx.seal(HANDSHAKE, m[a:b]) for a, b in zip(bounds, bounds[1:])]
+    s.c_secret = next_secret(s.c_secret)
+    s.tx = Keys(s.c_secret)
+    if pause:
+        s.c.s.sendall(recs.pop(0))
+        time.sleep(0.5)
+    s.c.s.sendall(b"".join(recs) + s.tx.seal(APPDATA, b"after the split"))
+    got = s.server_recv(15)
+    s.a.sendall(b"reply")
+    back, updates = s.read_data(5)
+    s.send(APPDATA, b"and more")
+    more = s.server_recv(8)
+    want = [NOT_REQUESTED] if request == REQUESTED else []
+    check(f"KeyUpdate split {name}: followed once, data after it read",
+          got == b"after the split" and back == b"reply" and
+          updates == want and more == b"and more" and
+          stat_delta(st, "TlsRxRekeyReceived") == 1 and
+          stat_delta(st, "TlsRxRekeyOk") == 1,
+          f"{got!r} {back!r} {updates} {more!r} {tls_stat()}")
+    s.close()
+
+
 def test_sockopt(srv):
     """(c) KTLS_HS_REKEY: 0 updates ours, 1 also asks the client."""
     st = tls_stat()
@@ -261,17 +294,17 @@ def break_stream(s, make):
     return (first, *errs, *s.read())
 
 
-def test_malformed(srv, name, payload, err, alert, split=False,
+def test_malformed(srv, name, payload, err, alert, more=(),
                    typ=HANDSHAKE, tamper=False):
     """(d) The socket fails with @err, the client gets @alert, no data.
 
+    @more: (type, content) of records sealed behind @payload's.
     @tamper: the record's tag is broken (and @payload never seen)."""
     def records(s):
         recs = [s.tx.seal(typ, payload)]
         if tamper:
             recs[0] = hh.tamper(recs[0])
-        if split:
-            recs.append(s.tx.seal(HANDSHAKE, b"\x00"))
+        recs += [s.tx.seal(t, d) for t, d in more]
         return recs + [s.tx.seal(APPDATA, b"never read")]
 
     s = Session(srv)
@@ -418,11 +451,15 @@ def test_s_client(srv):
 def main():
     srv = hh.Server(int(os.environ["KTLS_HS_KEY"]))
     print("TAP version 13")
-    print("1..22")
+    print("1..27")
     test_not_requested(srv)
     test_requested(srv)
     test_requested_open_record(srv)
     test_requested_flood(srv)
+    test_split(srv, "2 + 3, the first piece taken alone", (2,), REQUESTED,
+               pause=True)
+    test_split(srv, "into five 1-byte records", (1, 2, 3, 4), NOT_REQUESTED)
+    test_split(srv, "header and body apart", (4,), REQUESTED)
     test_sockopt(srv)
     bad = "malformed KeyUpdate, "
     test_malformed(srv, bad + "length 0", b"\x18\x00\x00\x00",
@@ -437,8 +474,15 @@ def main():
     test_malformed(srv, bad + "behind another handshake message",
                    b"\x14\x00\x00\x00" + key_update(0), errno.EPROTO,
                    "unexpected_message")
-    test_malformed(srv, bad + "split over two records", b"\x18\x00\x00\x01",
-                   errno.EPROTO, "unexpected_message", split=True)
+    test_malformed(srv, bad + "application data between its pieces",
+                   b"\x18\x00", errno.EPROTO, "unexpected_message",
+                   more=((APPDATA, b"between"), (HANDSHAKE, b"\x00\x01\x00")))
+    test_malformed(srv, bad + "split, its last piece goes on past it",
+                   b"\x18\x00\x00", errno.EPROTO, "unexpected_message",
+                   more=((HANDSHAKE, b"\x01\x00\x18"),))
+    test_malformed(srv, "NewSessionTicket from the client",
+                   b"\x04\x00\x00\x05" + bytes(5), errno.EPROTO,
+                   "unexpected_message")
     test_malformed(srv, "a record that fails authentication",
                    b"tampered" * 100, errno.EBADMSG, "bad_record_mac",
                    typ=APPDATA, tamper=True)

@@ -21,8 +21,9 @@ import sys
 import time
 
 import hs_hostile as hh
-from hs_hostile import (ALERT, APPDATA, CCS, HANDSHAKE, check, record, u16)
-from hs_keyupdate import Session, key_update
+from hs_hostile import (ALERT, APPDATA, CCS, HANDSHAKE, Keys, check, record,
+                        u16)
+from hs_keyupdate import Session, key_update, next_secret
 
 # Upstream's framer (tls_strp.c / tls_sw.c): over the limit, shorter than
 # a tag, a legacy_record_version other than 0x0303.
@@ -110,6 +111,28 @@ def test_several_updates(srv):
     s.close()
 
 
+def test_split_unread(srv):
+    """A KeyUpdate in three records with nobody reading: the kernel puts
+    it together and follows it, and the data behind it is read under the
+    new key."""
+    s = Session(srv)
+    m = key_update(1)
+    recs = [s.tx.seal(HANDSHAKE, p) for p in (m[:1], m[1:3], m[3:])]
+    s.c_secret = next_secret(s.c_secret)
+    s.tx = Keys(s.c_secret)
+    s.c.s.sendall(recs[0])
+    time.sleep(0.5)
+    s.c.s.sendall(b"".join(recs[1:]) + s.tx.seal(APPDATA, b"behind it"))
+    time.sleep(0.5)
+    got = s.server_recv(9)
+    s.a.sendall(b"reply")
+    data, updates = s.read_data(5)
+    check("unread, a KeyUpdate in three records: followed, data behind it",
+          got == b"behind it" and data == b"reply" and updates == [0],
+          f"{got!r} {data!r} {updates}")
+    s.close()
+
+
 def raw_after_close(s):
     """Everything the client reads, and how the stream ended."""
     got, end = b"", "eof"
@@ -166,7 +189,7 @@ def test_sizes(srv):
 def main():
     srv = hh.Server(int(os.environ["KTLS_HS_KEY"]))
     print("TAP version 13")
-    print("1..22")
+    print("1..24")
     # Found by the framer on the header.
     test_unread(srv, "ciphertext of 2^14 + 18 bytes", lambda s: OVERFLOW,
                 errno.EMSGSIZE, "record_overflow")
@@ -204,6 +227,10 @@ def main():
     test_unread(srv, "KeyUpdate request_update 2",
                 lambda s: s.tx.seal(HANDSHAKE, key_update(2)),
                 errno.EBADMSG, "illegal_parameter")
+    test_unread(srv, "application data between a KeyUpdate's pieces",
+                lambda s: s.tx.seal(HANDSHAKE, key_update(0)[:3]) +
+                s.tx.seal(APPDATA, b"between"),
+                errno.EPROTO, "unexpected_message")
     test_unread(srv, "broken tag behind a KeyUpdate, under the new key",
                 lambda s: s.client_update(0) +
                 hh.tamper(s.tx.seal(APPDATA, b"x" * 100)),
@@ -215,14 +242,15 @@ def main():
     test_read(srv, "unknown handshake message type",
               lambda s: [s.tx.seal(HANDSHAKE, b"\xfe\x00\x00\x00")],
               errno.EPROTO, "unexpected_message")
-    test_read(srv, "KeyUpdate straddling the key change",
+    test_read(srv, "KeyUpdate piece straddling the key change",
               lambda s: [s.tx.seal(HANDSHAKE, key_update(0)[:2]),
-                         s.tx.seal(HANDSHAKE, key_update(0)[2:])],
+                         s.tx.seal(HANDSHAKE, key_update(0)[2:] + b"\x17")],
               errno.EPROTO, "unexpected_message")
     test_read(srv, "empty alert behind data",
               lambda s: [s.tx.seal(APPDATA, b""), s.tx.seal(ALERT, b"")],
               errno.EBADMSG, "decode_error")
     test_several_updates(srv)
+    test_split_unread(srv)
     test_sizes(srv)
     test_close_first(srv)
     st = srv.stats()

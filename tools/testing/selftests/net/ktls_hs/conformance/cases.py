@@ -739,7 +739,13 @@ def records():
     case(fam, "hello-20000-bytes-two-records", "RFC8446 5.1", "policy",
          OK, with_exts(padded(20000), split=16384),
          "a hello larger than one record: handshake messages may span "
-         "records; we accept up to 2^16 bytes")
+         "records; we accept up to about 24 KB")
+    case(fam, "hello-40000-bytes-three-records", "RFC8446 4.1.2, 5.1",
+         "policy", A("illegal_parameter"),
+         with_exts(padded(40000), split=16384),
+         "a server may bound what it holds if it alerts: ours holds ~24 KB "
+         "of hello per handshake, in softirq, from bounded pools "
+         "(OpenSSL: 128 KB)")
 
     # Protected records from the client, after the server's flight: the
     # server has sent its Finished, so it answers under its application
@@ -1362,17 +1368,87 @@ def key_update():
          "KeyUpdate precedes a key change: it must end its record",
          established=True)
 
-    def split(cl):
-        m = ku(0)
-        r = cl.app_tx.seal(HANDSHAKE, m[:2]) + cl.app_tx.seal(HANDSHAKE,
-                                                            m[2:])
+    # RFC 8446 5.1: a handshake message may span records, with nothing
+    # else between its pieces, and the one before a key change (each
+    # KeyUpdate) must end its record.
+    def pieces(cl, msg, cuts, between=None):
+        """@msg cut at @cuts, a protected record each, the record
+        @between(cl) seals after the first; the client's key moves on
+        behind them.  Sealed in the order they are sent."""
+        bounds = (0, *cuts, len(msg))
+        parts = [msg[a:b] for a, b in zip(bounds, bounds[1:])]
+        r = cl.app_tx.seal(HANDSHAKE, parts[0])
+        if between:
+            r += between(cl)
+        r += b"".join(cl.app_tx.seal(HANDSHAKE, p) for p in parts[1:])
         cl.app_tx = cl.app_tx.updated()
         return r
+
     case(fam, "split-over-records", "RFC8446 5.1", "MUST", OK,
-         app13(split, then=lambda ctx, cl: must(cl.echo(), "no echo")),
-         established=True,
-         gap="the record layer does not reassemble a KeyUpdate split "
-             "over records yet")
+         app13(lambda cl: pieces(cl, ku(0), (2,)),
+               then=lambda ctx, cl: must(cl.echo(), "no echo")),
+         "2 + 3 bytes; the echo comes under the new key", established=True)
+
+    def answered(ctx, cl):
+        must(cl.echo(), "no echo under the new key")
+        must(cl.c.rx.secret != cl.s_ap, "no KeyUpdate from the server")
+    case(fam, "split-into-1-byte-records", "RFC8446 5.1", "MUST", OK,
+         app13(lambda cl: pieces(cl, ku(1), (1, 2, 3, 4)), then=answered),
+         "update_requested in five records: followed, and answered",
+         established=True)
+
+    def data_rec(cl):
+        return cl.app_tx.seal(APPDATA, b"between\n")
+
+    def empty_rec(cl):
+        return cl.app_tx.seal(HANDSHAKE, b"", pad=1)
+    case(fam, "split-interleaved-appdata", "RFC8446 5.1", "MUST",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: pieces(cl, ku(0), (2,), data_rec)),
+         "no record of another type between the pieces of a message; no "
+         "alert named, unexpected_message (6) fits", established=True)
+    case(fam, "split-interleaved-empty", "RFC8446 5.1", "MUST",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: pieces(cl, ku(0), (2,), empty_rec)),
+         "a zero-length handshake fragment between the pieces; no alert "
+         "named, unexpected_message (6) fits", established=True)
+    case(fam, "split-then-bytes", "RFC8446 5.1", "MUST",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: pieces(cl, ku(0) + b"\x18", (2,))),
+         "the last piece goes on past the KeyUpdate, across the key change",
+         established=True)
+    case(fam, "then-data-same-record", "RFC8446 5.1", "MUST",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: cl.app_tx.seal(HANDSHAKE, ku(0) + b"data\n")),
+         "KeyUpdate precedes a key change: it must end its record",
+         established=True)
+    case(fam, "two-in-one-record", "RFC8446 5.1", "MUST",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: cl.app_tx.seal(HANDSHAKE, ku(0) + ku(0))),
+         "the second is behind a key change", established=True)
+    case(fam, "then-new-session-ticket", "RFC8446 5.1", "MUST",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: cl.app_tx.seal(HANDSHAKE, ku(0) + hs_msg(
+             t.NEW_SESSION_TICKET, bytes(13)))),
+         "a second message behind the KeyUpdate, across the key change",
+         established=True)
+    case(fam, "new-session-ticket-then-update", "RFC8446 4", "MUST",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: cl.app_tx.seal(HANDSHAKE, hs_msg(
+             t.NEW_SESSION_TICKET, bytes(13)) + ku(0))),
+         "only a server sends NewSessionTicket (4.6.1)", established=True)
+    for n in (0x4000, 0xffffff):
+        case(fam, f"declared-length-{n:#x}", "RFC8446 6", "policy",
+             A("decode_error", prot=APP),
+             app13(lambda cl, n=n: cl.app_tx.seal(
+                 HANDSHAKE, bytes([t.KEY_UPDATE]) + n.to_bytes(3, "big"))),
+             "a KeyUpdate's body is 1 byte: refused from its header, "
+             "without waiting for bytes no KeyUpdate has", established=True)
+    case(fam, "unknown-type-declared-0xffffff", "RFC8446 4", "policy",
+         A("unexpected_message", prot=APP),
+         app13(lambda cl: cl.app_tx.seal(HANDSHAKE, b"\x63\xff\xff\xff")),
+         "no such message after the handshake: refused from its header, "
+         "without waiting for the body", established=True)
 
 
 def sni():
