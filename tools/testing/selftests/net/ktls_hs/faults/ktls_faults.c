@@ -231,7 +231,8 @@ int main(int argc, char **argv)
 	double deadline;
 
 	if (argc != 6 && argc != 8) {
-		fprintf(stderr, "usage: %s KEY CA TEXT_START TEXT_END BUDGET_S [REJECT_START REJECT_END]\n",
+		fprintf(stderr,
+			"usage: %s KEY CA TEXT_START TEXT_END BUDGET_S [REJECT_START REJECT_END]\n",
 			argv[0]);
 		return 2;
 	}
