@@ -303,7 +303,9 @@ void ktls_device_rx_mark(struct ktls_rx_offload *rxo, const struct sk_buff *skb,
 /*
  * Turn what the device decrypted of the record of @len bytes in @rec back
  * into ciphertext, through @scratch (as large), so that software can
- * decrypt and authenticate the whole record.  Process context.
+ * decrypt and authenticate the whole record.  Process context.  @rec is
+ * written only once that cannot fail any more, and then nothing of it is
+ * marked decrypted.
  */
 int ktls_device_rx_recover(struct ktls_rx_offload *rxo,
 			   const struct ktls_prot *prot, struct page *const *rec,

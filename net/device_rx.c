@@ -162,6 +162,12 @@ int ktls_device_rx_recover(struct ktls_rx_offload *rxo,
 		stop = find_next_zero_bit(rxo->dec, end, start);
 		ktls_device_rx_copy(rec, scratch, start, stop);
 	}
+	/*
+	 * All ciphertext now: if decrypting it runs out of memory, the next
+	 * try must take it as it is, not turn its pieces over again.
+	 */
+	bitmap_clear(rxo->dec, 0, len);
+	rxo->nr_dec = 0;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_device_rx_recover);

@@ -59,6 +59,11 @@
 #define KTLS_RX_SPARES		2
 /* How long a record of a kernel handshake's keys may wait unread. */
 #define KTLS_RX_CHECK_DELAY	msecs_to_jiffies(200)
+/* How long the framer waits for memory before it tries again. */
+#define KTLS_RX_FILL_DELAY	msecs_to_jiffies(20)
+
+/* rx->sg_dst also holds a whole record buffer. */
+static_assert(KTLS_RX_ZC_PAGES >= KTLS_RX_PAGES);
 
 /* What ktls_rx_decrypt() did with a record, besides failing. */
 enum {
@@ -97,6 +102,8 @@ struct ktls_rx_rec {
  * @type:	its outer content type
  * @ready:	the whole record is there, in TCP's queue or in @cur
  * @in_tcp:	it is in TCP's queue
+ * @dev_seen:	the device's result for it was taken (a decryption that
+ *		ran out of memory is tried again: it must count once)
  * @stopped:	the stream is broken (framing error): nothing more is pulled
  * @key_expired: a KeyUpdate was received, records wait for new keys
  * @reader_present: a reader holds the record stream
@@ -111,10 +118,12 @@ struct ktls_rx_rec {
  * @tail:	where TLS 1.3's inner type lands when decrypting into a reader
  * @sg_rec:	AAD and @cur's pages
  * @sg_skb:	AAD and the record in TCP's skbs
- * @sg_dst:	AAD and the reader's pages
+ * @sg_dst:	AAD and the reader's pages, or the pages of the buffer a
+ *		record copied out of TCP is decrypted into
  * @zc_pages:	the reader's pages, referenced for the AEAD call
  * @sk:		the socket
- * @fill_work:	gives @cur its pages and frames on, when softirq could not
+ * @fill_work:	gives @cur its pages and frames on, when softirq could not;
+ *		tried again a while later if it cannot either
  * @alert_due:	on the keys of a kernel handshake, the fatal alert a
  *		framing error earned, not sent yet (0: none)
  * @alert_err:	the errno the stream fails with once it is sent
@@ -134,6 +143,7 @@ struct ktls_rx {
 	u8 type;
 	bool ready;
 	bool in_tcp;
+	bool dev_seen;
 	bool stopped;
 	bool key_expired;
 	bool reader_present;
@@ -152,7 +162,7 @@ struct ktls_rx {
 	struct scatterlist sg_dst[KTLS_RX_ZC_PAGES + 2];
 	struct page *zc_pages[KTLS_RX_ZC_PAGES];
 	struct sock *sk;
-	struct work_struct fill_work;
+	struct delayed_work fill_work;
 	u8 alert_due;
 	int alert_err;
 	struct work_struct alert_work;
@@ -275,19 +285,23 @@ static size_t ktls_rx_rec_to_iter(struct ktls_rx_rec *rec, unsigned int pos,
 	return done;
 }
 
-/* rx->sg_rec: the AAD, then @len bytes of @rec past the record's header. */
+/*
+ * @sg (rx->sg_rec or rx->sg_dst): the AAD, then @len bytes of @rec past
+ * the record's header.
+ */
 static struct scatterlist *ktls_rx_rec_sgl(struct ktls_rx *rx,
+					   struct scatterlist *sg,
 					   struct ktls_rx_rec *rec,
 					   const struct ktls_prot *prot,
 					   unsigned int len)
 {
 	unsigned int nr;
 
-	sg_init_table(rx->sg_rec, KTLS_RX_PAGES + 2);
-	sg_set_buf(&rx->sg_rec[0], rx->aad, prot->aad_len);
-	nr = ktls_rx_rec_sg(rec, &rx->sg_rec[1], prot->prepend_len, len);
-	sg_mark_end(&rx->sg_rec[nr]);
-	return rx->sg_rec;
+	sg_init_table(sg, KTLS_RX_PAGES + 2);
+	sg_set_buf(&sg[0], rx->aad, prot->aad_len);
+	nr = ktls_rx_rec_sg(rec, &sg[1], prot->prepend_len, len);
+	sg_mark_end(&sg[nr]);
+	return sg;
 }
 
 /*
@@ -565,7 +579,8 @@ static void ktls_rx_framed(struct sock *sk, struct ktls_ctx *ctx,
  * Get the next record ready: leave it in TCP's queue if TCP can hold all
  * of it, or else (or with @copy) copy it out into rx->cur as it arrives,
  * rx->cur's pages allocated with @gfp first.  Returns -ENOMEM if they
- * could not be, else 0 (whether or not a record is ready).
+ * could not be, or there is no rx->cur, else 0 (whether or not a record
+ * is ready).
  */
 static int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 			struct ktls_rx *rx, bool copy, gfp_t gfp)
@@ -573,8 +588,11 @@ static int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_frame f = { .ctx = ctx, .rx = rx };
 	read_descriptor_t desc = { .arg.data = &f, .count = 1 };
 
-	if (rx->ready || rx->stopped || !rx->cur)
+	if (rx->ready || rx->stopped)
 		return 0;
+	/* No buffer was had for the record after the last one. */
+	if (!rx->cur)
+		return -ENOMEM;
 
 	if (!rx->len && !copy) {
 		int inq = tcp_inq(sk);
@@ -622,6 +640,7 @@ static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
 	if (rx->in_tcp)
 		tcp_read_done(sk, rx->need);
 	rx->in_tcp = false;
+	rx->dev_seen = false;
 	rx->len = 0;
 	rx->need = 0;
 	WRITE_ONCE(rx->ready, false);
@@ -644,6 +663,45 @@ static void ktls_rx_check_later(struct sock *sk, struct ktls_rx *rx)
 		sock_put(sk);
 }
 
+/*
+ * The record TCP cannot hold stalls until its pages are had: the window
+ * is closed on it, so no more bytes come to call us again.  Nor is any
+ * record framed while rx->cur is missing (no buffer could be had when
+ * the last one was queued), and a reader that polls would wait for good.
+ * Keep trying, @delay after the last try.
+ */
+static void ktls_rx_fill_later(struct sock *sk, struct ktls_rx *rx,
+			       unsigned long delay)
+{
+	sock_hold(sk);
+	if (!schedule_delayed_work(&rx->fill_work, delay))
+		sock_put(sk);
+}
+
+static void ktls_rx_fill_work(struct work_struct *work)
+{
+	struct ktls_rx *rx = container_of(to_delayed_work(work),
+					  struct ktls_rx, fill_work);
+	struct sock *sk = rx->sk;
+	bool was_ready;
+
+	lock_sock(sk);
+	was_ready = rx->ready;
+	if (rx->closing)
+		goto out;
+	if (!rx->cur)
+		rx->cur = ktls_rx_rec_alloc(rx);
+	if (ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL)) {
+		ktls_rx_fill_later(sk, rx, KTLS_RX_FILL_DELAY);
+	} else if (!was_ready && rx->ready) {
+		rx->saved_data_ready(sk);
+		ktls_rx_check_later(sk, rx);
+	}
+out:
+	release_sock(sk);
+	sock_put(sk);
+}
+
 static void ktls_rx_data_ready(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
@@ -657,33 +715,12 @@ static void ktls_rx_data_ready(struct sock *sk)
 	 * window closes on it: if no page could be had here, the work item
 	 * gets them and copies on.
 	 */
-	if (ktls_rx_pull(sk, ctx, rx, false, GFP_ATOMIC | __GFP_NOWARN)) {
-		sock_hold(sk);
-		if (!schedule_work(&rx->fill_work))
-			sock_put(sk);
-	}
+	if (ktls_rx_pull(sk, ctx, rx, false, GFP_ATOMIC | __GFP_NOWARN))
+		ktls_rx_fill_later(sk, rx, 0);
 	if (!was_ready && rx->ready) {
 		rx->saved_data_ready(sk);
 		ktls_rx_check_later(sk, rx);
 	}
-}
-
-static void ktls_rx_fill_work(struct work_struct *work)
-{
-	struct ktls_rx *rx = container_of(work, struct ktls_rx, fill_work);
-	struct sock *sk = rx->sk;
-	bool was_ready;
-
-	lock_sock(sk);
-	was_ready = rx->ready;
-	if (!rx->closing &&
-	    !ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL) &&
-	    !was_ready && rx->ready) {
-		rx->saved_data_ready(sk);
-		ktls_rx_check_later(sk, rx);
-	}
-	release_sock(sk);
-	sock_put(sk);
 }
 
 u32 ktls_rx_next_seq(struct sock *sk)
@@ -1017,10 +1054,12 @@ static int ktls_rx_device(struct sock *sk, struct ktls_ctx *ctx,
 		dec = 0;
 		ktls_rx_tcp_walk(sk, 0, rx->need, ktls_rx_tcp_dec, &dec);
 	}
-	if (ktls_device_rx_result(rxo, rx->seq, rx->need, dec,
+	if (!rx->dev_seen &&
+	    ktls_device_rx_result(rxo, rx->seq, rx->need, dec,
 				  tcp_inq(sk) > (rx->in_tcp ? rx->need : 0),
 				  &seq, &sn))
 		ktls_device_rx_resync(sk, ctx, seq, sn);
+	rx->dev_seen = true;
 	if (!dec)
 		return 0;
 	if (dec == rx->need && !rxo->stale)
@@ -1121,11 +1160,85 @@ out:
 }
 
 /*
+ * A decryption that ran out of memory changed nothing the next try needs:
+ * the ciphertext is where it was (ktls_rx_decrypt()), the sequence number
+ * has not moved, and the caller gets -ENOMEM, or what it read before.
+ * Any other failure is the record's (authentication) or the stream's,
+ * and fails it for good.
+ */
+static int ktls_rx_crypt_failed(struct sock *sk, struct ktls_ctx *ctx,
+				struct ktls_rx *rx, int err)
+{
+	if (err == -ENOMEM)
+		return err;
+	return ktls_rx_open_failed(sk, ctx, rx, err);
+}
+
+/*
+ * What is left to do with the plaintext of the framed record, now in
+ * @rec: find its type, check it, follow a KeyUpdate, or queue it.
+ */
+static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
+			  struct ktls_rx *rx, struct ktls_rx_rec *rec,
+			  u8 outer, unsigned int inner)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	unsigned int pos;
+	int err;
+
+	rec->type = outer;
+	pos = prot->prepend_len + inner;
+	if (prot->version == TLS_1_3_VERSION) {
+		err = ktls_record_inner_type(rec->pages, prot->prepend_len, pos,
+					     &rec->type);
+		if (err < 0)
+			return ktls_rx_no_type(sk, ctx, rx, err);
+		pos = err;
+	}
+	rec->off = prot->prepend_len;
+	rec->plain = pos - prot->prepend_len;
+	ktls_record_advance(prot, &ctx->rx_crypto);
+	if (ctx->keys_from_kernel) {
+		err = ktls_rx_check_type(sk, rx, rec);
+		if (err)
+			return err;
+	}
+
+	/*
+	 * The kernel's TLS 1.2 handshake never renegotiates (RFC 5746 is
+	 * only indicated): a ClientHello, or anything else of the
+	 * handshake, ends the connection rather than reach an application
+	 * that cannot answer it.
+	 */
+	if (ctx->keys_from_kernel && prot->version != TLS_1_3_VERSION &&
+	    rec->type == KTLS_TYPE_HANDSHAKE)
+		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
+	if (ctx->secrets && rec->type == KTLS_TYPE_HANDSHAKE) {
+		err = ktls_rx_post_hs(sk, ctx, rx, rec);
+		return err ?: KTLS_RX_CONSUMED;
+	}
+	list_add_tail(&rec->list, &rx->list);
+	ktls_rx_check_key_update(sk, ctx, rx, rec);
+	return KTLS_RX_QUEUED;
+}
+
+/*
  * Decrypt the framed record.  With @to, the plaintext may go straight
  * there: returns KTLS_RX_ZC then, its length in *@zc_len.  Otherwise the
- * record is decrypted in place and moved to the end of rx->list
+ * plaintext goes into a record buffer moved to the end of rx->list
  * (KTLS_RX_QUEUED), unless it was a handshake record the keys of a
- * kernel handshake take here (KTLS_RX_CONSUMED).  Or an errno.
+ * kernel handshake take here (KTLS_RX_CONSUMED).  Or an errno: -ENOMEM leaves
+ * the record framed for the next call to decrypt.
+ *
+ * The ciphertext is never written over.  The AEAD may run out of memory
+ * half way (a cipher walk bounces a block that straddles pages through a
+ * buffer it allocates) with part of its output written: in place, the
+ * record would be lost.  So a record in TCP's queue is decrypted out of
+ * TCP's skbs, and one copied out into rx->cur into a second buffer, after
+ * which rx->cur frames the next record; every allocation comes before
+ * the AEAD call or is the AEAD's own.  A device that decrypted a record
+ * in part only had it copied out and turned back into ciphertext in a
+ * scratch buffer, the copy changed only once that worked.
  */
 static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			   struct ktls_rx *rx, struct iov_iter *to,
@@ -1134,9 +1247,9 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
 	const struct ktls_prot *prot = &ctx->prot;
 	struct ktls_crypto *c = &ctx->rx_crypto;
-	struct ktls_rx_rec *rec = rx->cur;
+	struct ktls_rx_rec *rec = rx->cur, *out;
 	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
-	unsigned int cryptlen, inner, pos;
+	unsigned int cryptlen, inner;
 	struct scatterlist *src = NULL;
 	int err;
 
@@ -1146,7 +1259,7 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	if (rxo) {
 		err = ktls_rx_device(sk, ctx, rx, rxo);
 		if (err < 0)
-			return ktls_rx_open_failed(sk, ctx, rx, err);
+			return ktls_rx_crypt_failed(sk, ctx, rx, err);
 		if (err) {
 			/* The device left the plaintext where it found the ciphertext. */
 			if (rx->in_tcp) {
@@ -1160,13 +1273,13 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 					return ktls_rx_bad(sk, rx, -EIO);
 			}
 			ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
+			out = rec;
 			goto plain;
 		}
 	}
 
-	/* A record copied out of TCP is decrypted in place. */
 	if (!rx->in_tcp)
-		src = ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
+		src = ktls_rx_rec_sgl(rx, rx->sg_rec, rec, prot, cryptlen);
 	if (rx->in_tcp) {
 		struct ktls_rx_sgvec v = {
 			.sg = rx->sg_skb, .nr = 1, .max = KTLS_RX_SKB_SG + 1,
@@ -1193,7 +1306,7 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
 			if (!rx->ready)
 				return ktls_rx_bad(sk, rx, -EIO);
-			src = ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
+			src = ktls_rx_rec_sgl(rx, rx->sg_rec, rec, prot, cryptlen);
 		}
 	}
 	if (!rx->in_tcp)
@@ -1212,63 +1325,41 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			return KTLS_RX_ZC;
 		}
 		if (err != -EAGAIN)
-			return ktls_rx_open_failed(sk, ctx, rx, err);
+			return ktls_rx_crypt_failed(sk, ctx, rx, err);
 	}
 
-	/*
-	 * Plaintext lands in @rec's pages, which TCP's records never needed;
-	 * a record copied out has rx->sg_rec over them already.
-	 */
-	if (rx->in_tcp) {
-		if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
-			return -ENOMEM;
-		ktls_rx_rec_sgl(rx, rec, prot, cryptlen);
+	/* TCP's records never needed rx->cur's pages: it takes the plaintext. */
+	out = rx->in_tcp ? rec : ktls_rx_rec_alloc(rx);
+	if (!out)
+		return -ENOMEM;
+	if (!ktls_rx_rec_fill(out, GFP_KERNEL)) {
+		err = -ENOMEM;
+		goto put;
 	}
-	err = ktls_aead_crypt(c, prot, false, src, rx->sg_rec, cryptlen,
-			      rx->iv);
-	if (err)
-		return ktls_rx_open_failed(sk, ctx, rx, err);
+	err = ktls_aead_crypt(c, prot, false, src,
+			      ktls_rx_rec_sgl(rx, rx->sg_dst, out, prot, cryptlen),
+			      cryptlen, rx->iv);
+	if (err) {
+		err = ktls_rx_crypt_failed(sk, ctx, rx, err);
+		goto put;
+	}
 
 plain:
-	rec->type = hdr[0];
-	pos = prot->prepend_len + inner;
-	if (prot->version == TLS_1_3_VERSION) {
-		err = ktls_record_inner_type(rec->pages, prot->prepend_len, pos,
-					     &rec->type);
-		if (err < 0)
-			return ktls_rx_no_type(sk, ctx, rx, err);
-		pos = err;
-	}
-	rec->off = prot->prepend_len;
-	rec->plain = pos - prot->prepend_len;
-	ktls_record_advance(prot, c);
-	if (ctx->keys_from_kernel) {
-		err = ktls_rx_check_type(sk, rx, rec);
-		if (err)
-			return err;
-	}
-
-	/*
-	 * The kernel's TLS 1.2 handshake never renegotiates (RFC 5746 is
-	 * only indicated): a ClientHello, or anything else of the
-	 * handshake, ends the connection rather than reach an application
-	 * that cannot answer it.
-	 */
-	if (ctx->keys_from_kernel && prot->version != TLS_1_3_VERSION &&
-	    rec->type == KTLS_TYPE_HANDSHAKE)
-		return ktls_rx_fatal(sk, rx, -EPROTO, KTLS_RX_ALERT_UNEXPECTED);
-	if (ctx->secrets && rec->type == KTLS_TYPE_HANDSHAKE) {
-		err = ktls_rx_post_hs(sk, ctx, rx, rec);
-		if (err)
-			return err;
-		ktls_rx_next(sk, rx);
-		return KTLS_RX_CONSUMED;
-	}
-	list_add_tail(&rec->list, &rx->list);
-	ktls_rx_check_key_update(sk, ctx, rx, rec);
-	rx->cur = ktls_rx_rec_alloc(rx);
+	err = ktls_rx_opened(sk, ctx, rx, out, hdr[0], inner);
+	if (err < 0 || err == KTLS_RX_CONSUMED)
+		goto put;
+	/* The record buffer went to rx->list: the next record needs one. */
+	if (out == rec)
+		rx->cur = ktls_rx_rec_alloc(rx);
 	ktls_rx_next(sk, rx);
-	return KTLS_RX_QUEUED;
+	return err;
+
+put:
+	if (out != rec)
+		ktls_rx_rec_put(rx, out);
+	if (err == KTLS_RX_CONSUMED)
+		ktls_rx_next(sk, rx);
+	return err;
 }
 
 /*
@@ -1284,17 +1375,23 @@ static void ktls_rx_check_work(struct work_struct *work)
 					  struct ktls_rx, check_work);
 	struct sock *sk = rx->sk;
 	struct ktls_ctx *ctx;
+	int err = 0;
 
 	lock_sock(sk);
 	ctx = ktls_ctx(sk);
 	while (!rx->closing && !rx->reader_present && !rx->err &&
 	       !rx->key_expired && rx->cur && list_empty(&rx->list)) {
 		if (!rx->ready)
-			ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
-		if (!rx->ready ||
-		    ktls_rx_decrypt(sk, ctx, rx, NULL, NULL) != KTLS_RX_CONSUMED)
+			err = ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
+		if (!rx->ready)
+			break;
+		err = ktls_rx_decrypt(sk, ctx, rx, NULL, NULL);
+		if (err != KTLS_RX_CONSUMED)
 			break;
 	}
+	/* Out of memory: the record is still there, to be opened later. */
+	if (err == -ENOMEM)
+		ktls_rx_check_later(sk, rx);
 	release_sock(sk);
 	sock_put(sk);
 }
@@ -1654,7 +1751,7 @@ int ktls_rx_init(struct sock *sk)
 	INIT_LIST_HEAD(&rx->spare);
 	init_waitqueue_head(&rx->wq);
 	rx->sk = sk;
-	INIT_WORK(&rx->fill_work, ktls_rx_fill_work);
+	INIT_DELAYED_WORK(&rx->fill_work, ktls_rx_fill_work);
 	INIT_WORK(&rx->alert_work, ktls_rx_alert_work);
 	INIT_DELAYED_WORK(&rx->check_work, ktls_rx_check_work);
 	rx->cur = ktls_rx_rec_alloc(rx);
@@ -1685,7 +1782,8 @@ void ktls_rx_rekeyed(struct sock *sk)
 		return;
 	ktls_device_rx_rekey(sk, ctx);
 	WRITE_ONCE(rx->key_expired, false);
-	ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL);
+	if (ktls_rx_pull(sk, ctx, rx, false, GFP_KERNEL))
+		ktls_rx_fill_later(sk, rx, 0);
 	if (rx->ready)
 		rx->saved_data_ready(sk);
 }
@@ -1712,7 +1810,7 @@ void ktls_rx_free(struct ktls_ctx *ctx)
 		return;
 	/* Set in ktls_rx_close(), or the socket never got this far. */
 	WRITE_ONCE(rx->closing, true);
-	if (cancel_work_sync(&rx->fill_work))
+	if (cancel_delayed_work_sync(&rx->fill_work))
 		sock_put(rx->sk);
 	if (cancel_work_sync(&rx->alert_work))
 		sock_put(rx->sk);

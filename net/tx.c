@@ -63,6 +63,8 @@
 #define KTLS_TX_QUEUE		3
 /* Where a record's ciphertext starts in its page: see ktls_tx_add_enc(). */
 #define KTLS_TX_ALIGN		64
+/* How long queued records wait when TCP had no memory for them. */
+#define KTLS_TX_RETRY_DELAY	msecs_to_jiffies(20)
 
 /* A record in device form is tracked in the kernel's struct tls_record_info. */
 static_assert(KTLS_TX_ENC_FRAGS <= MAX_SKB_FRAGS);
@@ -88,7 +90,8 @@ struct ktls_tx_rec {
  * @sk:		the socket
  * @saved_write_space: the sk_write_space we replaced
  * @send_lock:	held by sendmsg() and splice_eof() around the socket lock
- * @work:	pushes queued records once TCP has room again
+ * @work:	pushes queued records once TCP has room again, or a while
+ *		after TCP had room but no memory
  * @waiting:	a sender waits for send buffer space and will push itself
  * @closing:	ktls_tx_close() ran: the work must not touch the socket
  * @in_push:	we are inside tcp_sendmsg_locked(), whose write_space calls
@@ -115,7 +118,7 @@ struct ktls_tx {
 	struct sock *sk;
 	void (*saved_write_space)(struct sock *sk);
 	struct mutex send_lock;	/* serializes senders, outside the socket lock */
-	struct work_struct work;
+	struct delayed_work work;
 	bool waiting;
 	bool closing;
 	bool in_push;
@@ -151,6 +154,34 @@ static void ktls_tx_drop_plain(struct ktls_tx *tx)
 	tx->copy_len = 0;
 	tx->splice_len = 0;
 	tx->type = KTLS_TYPE_DATA;
+}
+
+/*
+ * Give back the last @n bytes of the open record, which one call just
+ * took (@spliced: by reference, else copied), as if it never had.
+ */
+static void ktls_tx_trim(struct ktls_tx *tx, unsigned int n, bool spliced)
+{
+	unsigned int keep = tx->plain_len - n, at = 0, i, nr = 0;
+
+	for (i = 0; i < tx->nr_plain; i++) {
+		struct bio_vec *bv = &tx->plain[i];
+
+		if (at >= keep) {
+			put_page(bv->bv_page);
+			continue;
+		}
+		/* A fragment begun before keeps its reference. */
+		bv->bv_len = min(bv->bv_len, keep - at);
+		at += bv->bv_len;
+		nr = i + 1;
+	}
+	tx->nr_plain = nr;
+	tx->plain_len = keep;
+	if (spliced)
+		tx->splice_len -= n;
+	else
+		tx->copy_len -= n;
 }
 
 static void ktls_tx_rec_release(struct ktls_tx_rec *rec)
@@ -198,11 +229,19 @@ static int ktls_tx_copy(struct ktls_tx *tx, struct iov_iter *from,
 		size_t n = min_t(size_t, want - done, PAGE_SIZE - off);
 		size_t got;
 
-		/* A socket that only sends a little never gets all of them. */
+		/*
+		 * A socket that only sends a little never gets all of them.
+		 * Without one, nothing of this round is taken: a round that
+		 * does not fill the record leaves it open for the next call,
+		 * which a sender told "sent" need not make.
+		 */
 		if (!*slot) {
 			*slot = alloc_page(GFP_KERNEL);
-			if (!*slot)
-				return done ? done : -ENOMEM;
+			if (!*slot) {
+				ktls_tx_trim(tx, done, false);
+				iov_iter_revert(from, done);
+				return -ENOMEM;
+			}
 		}
 		got = copy_page_from_iter(*slot, off, n, from);
 		if (got) {
@@ -562,6 +601,16 @@ static void ktls_tx_rec_consume(struct ktls_tx_rec *rec, size_t n)
 	}
 }
 
+static void ktls_tx_push_later(struct sock *sk, struct ktls_tx *tx,
+			       unsigned long delay)
+{
+	if (READ_ONCE(tx->closing))
+		return;
+	sock_hold(sk);
+	if (!schedule_delayed_work(&tx->work, delay))
+		sock_put(sk);
+}
+
 /*
  * Hand the queued records to TCP, without ever sleeping in TCP.  Returns
  * 0 once the queue is empty, -EAGAIN if TCP has no room, or TCP's error.
@@ -595,8 +644,16 @@ static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 		tx->in_push = true;
 		ret = tcp_sendmsg_locked(sk, &msg, rec->left);
 		tx->in_push = false;
-		if (ret <= 0)
+		if (ret <= 0) {
+			/*
+			 * Room but no skb: TCP ran out of memory, and with
+			 * nothing in flight no ACK calls write_space.  The
+			 * records were reported sent: try again soon.
+			 */
+			if (ret == -EAGAIN && sk_stream_memory_free(sk))
+				ktls_tx_push_later(sk, tx, KTLS_TX_RETRY_DELAY);
 			return ret ?: -EAGAIN;
+		}
 
 		ktls_tx_rec_consume(rec, ret);
 		if (rec->left)
@@ -906,17 +963,30 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 			err = n;
 			break;
 		}
-		copied += n;
 
 		if (ktls_tx_open_full(tx) || (eor && !msg_data_left(msg))) {
 			err = ktls_tx_seal(sk, ctx, tx);
-			if (err)
+			if (err) {
+				/*
+				 * Bytes we report taken must go out without
+				 * another call: a sender that waits for the
+				 * answer makes none.  So what this round took
+				 * is given back, and the open record is as
+				 * the calls before left it.
+				 */
+				ktls_tx_trim(tx, n,
+					     msg->msg_flags & MSG_SPLICE_PAGES);
+				iov_iter_revert(&msg->msg_iter, n);
 				break;
+			}
+			copied += n;
 			err = ktls_tx_push(sk, tx, msg_data_left(msg));
 			if (err && err != -EAGAIN)
 				break;
 			err = 0;
+			continue;
 		}
+		copied += n;
 	}
 
 	if (copied)
@@ -1011,7 +1081,8 @@ int ktls_tx_shutdown(struct sock *sk)
 
 static void ktls_tx_work(struct work_struct *work)
 {
-	struct ktls_tx *tx = container_of(work, struct ktls_tx, work);
+	struct ktls_tx *tx = container_of(to_delayed_work(work),
+					  struct ktls_tx, work);
 	struct sock *sk = tx->sk;
 
 	lock_sock(sk);
@@ -1030,12 +1101,8 @@ static void ktls_tx_write_space(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_tx *tx = ctx->tx;
 
-	if (!tx->in_push && READ_ONCE(tx->count) && !READ_ONCE(tx->waiting) &&
-	    !READ_ONCE(tx->closing)) {
-		sock_hold(sk);
-		if (!schedule_work(&tx->work))
-			sock_put(sk);
-	}
+	if (!tx->in_push && READ_ONCE(tx->count) && !READ_ONCE(tx->waiting))
+		ktls_tx_push_later(sk, tx, 0);
 	tx->saved_write_space(sk);
 }
 
@@ -1050,7 +1117,7 @@ int ktls_tx_init(struct sock *sk)
 	tx->sk = sk;
 	tx->type = KTLS_TYPE_DATA;
 	mutex_init(&tx->send_lock);
-	INIT_WORK(&tx->work, ktls_tx_work);
+	INIT_DELAYED_WORK(&tx->work, ktls_tx_work);
 
 	write_lock_bh(&sk->sk_callback_lock);
 	tx->saved_write_space = sk->sk_write_space;
@@ -1089,7 +1156,7 @@ void ktls_tx_free(struct ktls_ctx *ctx)
 	if (!tx)
 		return;
 	WRITE_ONCE(tx->closing, true);
-	if (cancel_work_sync(&tx->work))
+	if (cancel_delayed_work_sync(&tx->work))
 		sock_put(tx->sk);
 
 	ktls_tx_drop_plain(tx);

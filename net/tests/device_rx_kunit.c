@@ -217,6 +217,10 @@ static void recover_gives_ciphertext(struct kunit *test)
 						     k->scratch, len), 0);
 	rxk_get(k, got, len);
 	KUNIT_EXPECT_MEMEQ(test, got, ct, len);
+	/* Nothing marked any more: a retry takes the ciphertext as it is. */
+	KUNIT_EXPECT_EQ(test, k->rxo->nr_dec, 0);
+	KUNIT_EXPECT_EQ(test, find_first_bit(k->rxo->dec, KTLS_REC_MAX),
+			(unsigned long)KTLS_REC_MAX);
 
 	/* And it opens, tag and all. */
 	ktls_record_iv(iv, prot, &k->rxo->dev_crypto, got + KTLS_HEADER_LEN);

@@ -150,6 +150,10 @@ def strip_fault_dumps(kernel_log):
             in_dump = True
             continue
         body = re.sub(r"^\[\s*\d+\.\d+\]\s*", "", line).strip()
+        # The logs are joined with blank lines: a dump goes on across one.
+        if not body:
+            out.append(line)
+            continue
         if in_dump and _FAULT_DUMP_LINE.match(body):
             if body.startswith("</TASK>"):
                 in_dump = False

@@ -26,7 +26,7 @@ struct inj {
 };
 
 int inj_setup(struct inj *in, const char *name, unsigned long start,
-	      unsigned long end);
+	      unsigned long end, unsigned long rej_start, unsigned long rej_end);
 void inj_arm(struct inj *in, unsigned long nth);
 bool inj_disarm(struct inj *in);
 bool inj_resync(struct inj *in, void (*filler)(void));

@@ -72,10 +72,11 @@ static long attr_read(const struct inj *in, const char *file)
 /*
  * Set up @name disarmed: verbose stacks, no task filter, sleeping
  * allocations and order-0 pages included, and only stacks with a frame
- * in [@start, @end), our module's text.
+ * in [@start, @end), our module's text, and none in [@rej_start,
+ * @rej_end).
  */
 int inj_setup(struct inj *in, const char *name, unsigned long start,
-	      unsigned long end)
+	      unsigned long end, unsigned long rej_start, unsigned long rej_end)
 {
 	memset(in, 0, sizeof(*in));
 	in->name = name;
@@ -92,8 +93,8 @@ int inj_setup(struct inj *in, const char *name, unsigned long start,
 	    attr_write(in, "stacktrace-depth", "32") ||
 	    attr_write_ul(in, "require-start", start) ||
 	    attr_write_ul(in, "require-end", end) ||
-	    attr_write(in, "reject-start", "0") ||
-	    attr_write(in, "reject-end", "0"))
+	    attr_write_ul(in, "reject-start", rej_start) ||
+	    attr_write_ul(in, "reject-end", rej_end))
 		return -1;
 	/* Failures are printed one by one, none dropped by the ratelimit. */
 	attr_write(in, "verbose_ratelimit_interval_ms", "0");
@@ -206,6 +207,10 @@ static void kmsg_line(char *msg)
 			unattributed++;
 		open_dump = true;
 		dump_kind[0] = 0;
+		/* One record: the name line follows as an escaped newline. */
+		p = strstr(msg, "name ");
+		if (p && sscanf(p + 5, "%19[^,]", dump_kind) != 1)
+			dump_kind[0] = 0;
 		return;
 	}
 	if (!open_dump)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ktls_faults KEY CA TEXT_START TEXT_END BUDGET_S
+ * ktls_faults KEY CA TEXT_START TEXT_END BUDGET_S [REJECT_START REJECT_END]
  *
  * Runs each workload of hs_work.c and rec_work.c round after round, a
  * round failing the Nth allocation of ours (inject.c), first with
@@ -225,17 +225,23 @@ int main(int argc, char **argv)
 {
 	static const char *const kinds[] = { "failslab", "fail_page_alloc" };
 	unsigned int nr = hs_nr_works + rec_nr_works, k, i, left;
-	unsigned long start, end;
+	unsigned long start, end, rej_start = 0, rej_end = 0;
 	bool injecting = false;
 	struct inj in;
 	double deadline;
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: %s KEY CA TEXT_START TEXT_END BUDGET_S\n", argv[0]);
+	if (argc != 6 && argc != 8) {
+		fprintf(stderr,
+			"usage: %s KEY CA TEXT_START TEXT_END BUDGET_S [REJECT_START REJECT_END]\n",
+			argv[0]);
 		return 2;
 	}
 	start = strtoul(argv[3], NULL, 0);
 	end = strtoul(argv[4], NULL, 0);
+	if (argc == 8) {
+		rej_start = strtoul(argv[6], NULL, 0);
+		rej_end = strtoul(argv[7], NULL, 0);
+	}
 	deadline = now_s() + atof(argv[5]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* A peer gone mid-write is an outcome to count, not our end. */
@@ -249,7 +255,7 @@ int main(int argc, char **argv)
 	printf("# module text [%#lx, %#lx), budget %s s\n", start, end, argv[5]);
 
 	for (k = 0; k < 2; k++) {
-		if (inj_setup(&in, kinds[k], start, end)) {
+		if (inj_setup(&in, kinds[k], start, end, rej_start, rej_end)) {
 			smoke(kinds[k], nr);
 			continue;
 		}
