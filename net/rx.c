@@ -432,14 +432,9 @@ static int ktls_rx_device(struct sock *sk, struct ktls_ctx *ctx,
 		return 1;
 
 	if (rx->in_tcp) {
-		if (!ktls_rx_rec_fill(rx->cur, GFP_KERNEL))
-			return -ENOMEM;
-		rx->in_tcp = false;
-		rx->need = 0;
-		WRITE_ONCE(rx->ready, false);
-		ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
-		if (!rx->ready)
-			return -EIO;
+		err = ktls_rx_copy_out(sk, ctx, rx);
+		if (err)
+			return err;
 	}
 	scratch = ktls_rx_rec_alloc(rx);
 	if (!scratch)
@@ -658,14 +653,9 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			src = rx->sg_skb;
 		} else {
 			/* Too scattered: copy it out after all. */
-			if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
-				return -ENOMEM;
-			rx->in_tcp = false;
-			rx->need = 0;
-			WRITE_ONCE(rx->ready, false);
-			ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
-			if (!rx->ready)
-				return ktls_rx_bad(sk, rx, -EIO);
+			err = ktls_rx_copy_out(sk, ctx, rx);
+			if (err)
+				return ktls_rx_crypt_failed(sk, ctx, rx, err);
 			src = ktls_rx_rec_sgl(rx, rx->sg_rec, rec, prot, cryptlen);
 		}
 	}

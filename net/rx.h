@@ -153,6 +153,8 @@ void ktls_rx_framer_init(struct ktls_rx *rx);
 void ktls_rx_data_ready(struct sock *sk);
 int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx, struct ktls_rx *rx,
 		 bool copy, gfp_t gfp);
+int ktls_rx_copy_out(struct sock *sk, struct ktls_ctx *ctx,
+		     struct ktls_rx *rx);
 void ktls_rx_next(struct sock *sk, struct ktls_rx *rx);
 void ktls_rx_fill_later(struct sock *sk, struct ktls_rx *rx,
 			unsigned long delay);

@@ -21,12 +21,14 @@
  *
  * The reader drives it through a handful of calls (rx.h): ktls_rx_pull()
  * frames the next record, ktls_rx_next() lets the framed one go once it
- * was decrypted or queued, and the ktls_rx_tcp_*() calls read the framed
- * record where it lies in TCP's queue.  The framer calls back only
+ * was decrypted or queued, ktls_rx_copy_out() takes it out of TCP's queue
+ * after all (too scattered to decrypt from there, or decrypted by a
+ * device in part), and the ktls_rx_tcp_*() calls read the framed record
+ * where it lies in TCP's queue.  The framer calls back only
  * ktls_rx_check_later() (rx.c), when a record got ready that nobody may
  * come to read.  A header that breaks the stream stops the framer; the
- * alert it earned is left in rx->alert_due for rx.c to send from process
- * context.  Where a NIC decrypts RX, the framer also marks what it
+ * alert it earned is left in rx->alert_due for rx.c's alert_work to send
+ * from process context.  Where a NIC decrypts RX, the framer also marks what it
  * copies and tells the device where records start when it asks.
  */
 #include <linux/highmem.h>
@@ -504,6 +506,24 @@ int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx, struct ktls_rx *rx,
 	return 0;
 }
 
+/*
+ * The framed record, ready in TCP's queue, cannot be used from there
+ * after all: copy it out into rx->cur.  All of it is in, so a copying
+ * pull gets it ready again at once; -EIO if not (the queue changed under
+ * us), -ENOMEM if rx->cur got no pages, leaving the record in TCP.
+ */
+int ktls_rx_copy_out(struct sock *sk, struct ktls_ctx *ctx,
+		     struct ktls_rx *rx)
+{
+	if (!ktls_rx_rec_fill(rx->cur, GFP_KERNEL))
+		return -ENOMEM;
+	rx->in_tcp = false;
+	rx->need = 0;
+	WRITE_ONCE(rx->ready, false);
+	ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
+	return rx->ready ? 0 : -EIO;
+}
+
 /* The framed record is gone (read or moved to the list). */
 void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
 {
@@ -588,6 +608,7 @@ u32 ktls_rx_next_seq(struct sock *sk)
 	return tcp_sk(sk)->copied_seq - rx->len;
 }
 
+/* The framer's part of setting up @rx; rx.c does the rest. */
 void ktls_rx_framer_init(struct ktls_rx *rx)
 {
 	INIT_DELAYED_WORK(&rx->fill_work, ktls_rx_fill_work);
