@@ -28,6 +28,7 @@
  * decrypted yet, and setting the new key may sleep.  One split over
  * records is put together as its fragments are decrypted (rx_hs.c).
  */
+#include <linux/err.h>
 #include <linux/highmem.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -584,6 +585,115 @@ static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
 }
 
 /*
+ * The device left the plaintext where it found the ciphertext: into
+ * rx->cur with it if it lies in TCP's queue; the record's header, with
+ * the explicit nonce, into @hdr.
+ */
+static int ktls_rx_device_plain(struct sock *sk, struct ktls_rx *rx,
+				const struct ktls_prot *prot, u8 *hdr)
+{
+	struct ktls_rx_rec *rec = rx->cur;
+
+	if (rx->in_tcp) {
+		if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
+			return -ENOMEM;
+		if (ktls_rx_tcp_to_rec(sk, rec, rx->need - prot->tag_len))
+			return ktls_rx_bad(sk, rx, -EIO);
+	}
+	ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
+	return 0;
+}
+
+/*
+ * The AAD and then the ciphertext of the framed record: in TCP's skbs
+ * where it lies there, unless they are too scattered to map, else in
+ * rx->cur.  The record's header, with the explicit nonce, into @hdr.
+ */
+static struct scatterlist *ktls_rx_src(struct sock *sk, struct ktls_ctx *ctx,
+				       struct ktls_rx *rx, u8 *hdr,
+				       unsigned int cryptlen)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	int nr, err;
+
+	if (rx->in_tcp) {
+		sg_init_table(rx->sg_skb, KTLS_RX_SKB_SG + 1);
+		sg_set_buf(&rx->sg_skb[0], rx->aad, prot->aad_len);
+		nr = ktls_rx_tcp_read(sk, 0, hdr, prot->prepend_len);
+		if (!nr)
+			nr = ktls_rx_tcp_sgvec(sk, prot->prepend_len, cryptlen,
+					       rx->sg_skb, 1, KTLS_RX_SKB_SG + 1);
+		if (nr > 0) {
+			sg_mark_end(&rx->sg_skb[nr - 1]);
+			return rx->sg_skb;
+		}
+		/* Too scattered: copy it out after all. */
+		err = ktls_rx_copy_out(sk, ctx, rx);
+		if (err)
+			return ERR_PTR(ktls_rx_crypt_failed(sk, ctx, rx, err));
+	}
+	ktls_rx_rec_read(rx->cur, 0, hdr, prot->prepend_len);
+	return ktls_rx_rec_sgl(rx, rx->sg_rec, rx->cur, prot, cryptlen);
+}
+
+/*
+ * Decrypt @src into a record buffer: rx->cur, for a record in TCP's
+ * queue, which never needed its pages; else a second buffer, so that
+ * the ciphertext in rx->cur is never written over.
+ */
+static struct ktls_rx_rec *ktls_rx_open(struct sock *sk, struct ktls_ctx *ctx,
+					struct ktls_rx *rx,
+					struct scatterlist *src,
+					unsigned int cryptlen)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	struct ktls_rx_rec *out;
+	int err;
+
+	out = rx->in_tcp ? rx->cur : ktls_rx_rec_alloc(rx);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+	if (!ktls_rx_rec_fill(out, GFP_KERNEL)) {
+		err = -ENOMEM;
+		goto put;
+	}
+	err = ktls_aead_crypt(&ctx->rx_crypto, prot, false, src,
+			      ktls_rx_rec_sgl(rx, rx->sg_dst, out, prot, cryptlen),
+			      cryptlen, rx->iv);
+	if (!err)
+		return out;
+	err = ktls_rx_crypt_failed(sk, ctx, rx, err);
+put:
+	if (out != rx->cur)
+		ktls_rx_rec_put(rx, out);
+	return ERR_PTR(err);
+}
+
+/*
+ * The framed record's plaintext is in @out: check it, then queue it or
+ * take it here.  Either way the framer moves on to the next record,
+ * which needs a buffer of its own if rx->cur went to rx->list.
+ */
+static int ktls_rx_finish(struct sock *sk, struct ktls_ctx *ctx,
+			  struct ktls_rx *rx, struct ktls_rx_rec *out,
+			  u8 outer, unsigned int inner)
+{
+	int ret = ktls_rx_opened(sk, ctx, rx, out, outer, inner);
+
+	if (ret == KTLS_RX_QUEUED) {
+		if (out == rx->cur)
+			rx->cur = ktls_rx_rec_alloc(rx);
+		ktls_rx_next(sk, rx);
+		return ret;
+	}
+	if (out != rx->cur)
+		ktls_rx_rec_put(rx, out);
+	if (ret == KTLS_RX_CONSUMED)
+		ktls_rx_next(sk, rx);
+	return ret;
+}
+
+/*
  * Decrypt the framed record.  With @to, the plaintext may go straight
  * there: returns KTLS_RX_ZC then, its length in *@zc_len.  Otherwise the
  * plaintext goes into a record buffer moved to the end of rx->list
@@ -608,60 +718,29 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
 	const struct ktls_prot *prot = &ctx->prot;
 	struct ktls_crypto *c = &ctx->rx_crypto;
-	struct ktls_rx_rec *rec = rx->cur, *out;
+	unsigned int cryptlen = rx->need - prot->prepend_len;
+	unsigned int inner = cryptlen - prot->tag_len;
 	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
-	unsigned int cryptlen, inner;
-	struct scatterlist *src = NULL;
+	struct scatterlist *src;
+	struct ktls_rx_rec *out;
 	int err;
-
-	cryptlen = rx->need - prot->prepend_len;
-	inner = cryptlen - prot->tag_len;
 
 	if (rxo) {
 		err = ktls_rx_device(sk, ctx, rx, rxo);
 		if (err < 0)
 			return ktls_rx_crypt_failed(sk, ctx, rx, err);
 		if (err) {
-			/* The device left the plaintext where it found the ciphertext. */
-			if (rx->in_tcp) {
-				if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
-					return -ENOMEM;
-				err = ktls_rx_tcp_to_rec(sk, rec,
-							 rx->need - prot->tag_len);
-				if (err)
-					return ktls_rx_bad(sk, rx, -EIO);
-			}
-			ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
-			out = rec;
-			goto plain;
-		}
-	}
-
-	if (!rx->in_tcp)
-		src = ktls_rx_rec_sgl(rx, rx->sg_rec, rec, prot, cryptlen);
-	if (rx->in_tcp) {
-		int nr;
-
-		sg_init_table(rx->sg_skb, KTLS_RX_SKB_SG + 1);
-		sg_set_buf(&rx->sg_skb[0], rx->aad, prot->aad_len);
-		nr = ktls_rx_tcp_read(sk, 0, hdr, prot->prepend_len);
-		if (!nr)
-			nr = ktls_rx_tcp_sgvec(sk, prot->prepend_len, cryptlen,
-					       rx->sg_skb, 1, KTLS_RX_SKB_SG + 1);
-		if (nr > 0) {
-			sg_mark_end(&rx->sg_skb[nr - 1]);
-			src = rx->sg_skb;
-		} else {
-			/* Too scattered: copy it out after all. */
-			err = ktls_rx_copy_out(sk, ctx, rx);
+			err = ktls_rx_device_plain(sk, rx, prot, hdr);
 			if (err)
-				return ktls_rx_crypt_failed(sk, ctx, rx, err);
-			src = ktls_rx_rec_sgl(rx, rx->sg_rec, rec, prot, cryptlen);
+				return err;
+			return ktls_rx_finish(sk, ctx, rx, rx->cur, hdr[0],
+					      inner);
 		}
 	}
-	if (!rx->in_tcp)
-		ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
 
+	src = ktls_rx_src(sk, ctx, rx, hdr, cryptlen);
+	if (IS_ERR(src))
+		return PTR_ERR(src);
 	ktls_record_iv(rx->iv, prot, c, hdr + KTLS_HEADER_LEN);
 	ktls_record_aad(rx->aad, prot, c->seq, hdr[0], inner);
 
@@ -678,38 +757,10 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			return ktls_rx_crypt_failed(sk, ctx, rx, err);
 	}
 
-	/* TCP's records never needed rx->cur's pages: it takes the plaintext. */
-	out = rx->in_tcp ? rec : ktls_rx_rec_alloc(rx);
-	if (!out)
-		return -ENOMEM;
-	if (!ktls_rx_rec_fill(out, GFP_KERNEL)) {
-		err = -ENOMEM;
-		goto put;
-	}
-	err = ktls_aead_crypt(c, prot, false, src,
-			      ktls_rx_rec_sgl(rx, rx->sg_dst, out, prot, cryptlen),
-			      cryptlen, rx->iv);
-	if (err) {
-		err = ktls_rx_crypt_failed(sk, ctx, rx, err);
-		goto put;
-	}
-
-plain:
-	err = ktls_rx_opened(sk, ctx, rx, out, hdr[0], inner);
-	if (err < 0 || err == KTLS_RX_CONSUMED)
-		goto put;
-	/* The record buffer went to rx->list: the next record needs one. */
-	if (out == rec)
-		rx->cur = ktls_rx_rec_alloc(rx);
-	ktls_rx_next(sk, rx);
-	return err;
-
-put:
-	if (out != rec)
-		ktls_rx_rec_put(rx, out);
-	if (err == KTLS_RX_CONSUMED)
-		ktls_rx_next(sk, rx);
-	return err;
+	out = ktls_rx_open(sk, ctx, rx, src, cryptlen);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	return ktls_rx_finish(sk, ctx, rx, out, hdr[0], inner);
 }
 
 /*
