@@ -798,6 +798,29 @@ static void ktls_rx_check_work(struct work_struct *work)
 }
 
 /*
+ * @n bytes of @rec were read.  Returns true if that was the last of it:
+ * the buffer is done with, and @rec no longer to be touched.
+ */
+static bool ktls_rx_rec_consume(struct ktls_rx *rx, struct ktls_rx_rec *rec,
+				unsigned int n)
+{
+	rec->off += n;
+	rec->plain -= n;
+	if (rec->plain)
+		return false;
+	ktls_rx_rec_done(rx, rec);
+	return true;
+}
+
+/* The content type of what this recvmsg() returns: known from here on. */
+static int ktls_rx_put_type(struct msghdr *msg, u8 *control, u8 type)
+{
+	*control = type;
+	return put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE, sizeof(*control),
+			control);
+}
+
+/*
  * Copy decrypted records from @rec on into @msg, up to @len bytes.  All
  * records one call returns have the same content type, reported by cmsg
  * (*@control, 0 until known); a control record is returned alone, and not
@@ -817,9 +840,7 @@ static int ktls_rx_copy(struct ktls_rx *rx, struct ktls_rx_rec *rec,
 		if (!*control) {
 			int err;
 
-			*control = rec->type;
-			err = put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE,
-				       sizeof(*control), control);
+			err = ktls_rx_put_type(msg, control, rec->type);
 			if (*control != KTLS_TYPE_DATA &&
 			    (err || msg->msg_flags & MSG_CTRUNC)) {
 				*stop = true;
@@ -835,14 +856,8 @@ static int ktls_rx_copy(struct ktls_rx *rx, struct ktls_rx_rec *rec,
 		n = min_t(size_t, len - copied, rec->plain);
 		got = ktls_rx_rec_to_iter(rec, rec->off, n, &msg->msg_iter);
 		copied += got;
-		if (!(flags & MSG_PEEK)) {
-			rec->off += got;
-			rec->plain -= got;
-			if (!rec->plain) {
-				ktls_rx_rec_done(rx, rec);
-				msg->msg_flags |= MSG_EOR;
-			}
-		}
+		if (!(flags & MSG_PEEK) && ktls_rx_rec_consume(rx, rec, got))
+			msg->msg_flags |= MSG_EOR;
 		if (got < n) {
 			*stop = true;
 			return copied ?: -EFAULT;
@@ -923,11 +938,8 @@ int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 			continue;
 		}
 		if (err == KTLS_RX_ZC) {
-			if (!control) {
-				control = KTLS_TYPE_DATA;
-				put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE,
-					 sizeof(control), &control);
-			}
+			if (!control)
+				ktls_rx_put_type(msg, &control, KTLS_TYPE_DATA);
 			copied += zc_len;
 			msg->msg_flags |= MSG_EOR;
 			err = 0;
@@ -1041,12 +1053,8 @@ ssize_t ktls_splice_read(struct socket *sock, loff_t *ppos,
 		goto out;
 	}
 	ret = ktls_rx_splice(rec, pipe, min_t(size_t, len, rec->plain));
-	if (ret > 0) {
-		rec->off += ret;
-		rec->plain -= ret;
-		if (!rec->plain)
-			ktls_rx_rec_done(rx, rec);
-	}
+	if (ret > 0)
+		ktls_rx_rec_consume(rx, rec, ret);
 out:
 	ktls_rx_reader_release(rx);
 out_unlock:
@@ -1130,10 +1138,7 @@ int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
 		}
 		used = min_t(unsigned int, used, rec->plain);
 		copied += used;
-		rec->off += used;
-		rec->plain -= used;
-		if (!rec->plain)
-			ktls_rx_rec_done(rx, rec);
+		ktls_rx_rec_consume(rx, rec, used);
 	}
 
 	ktls_rx_reader_release(rx);
