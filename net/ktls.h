@@ -65,7 +65,7 @@ enum ktls_tx_dev {
  * @tx_crypto:	TX keys and AEAD state (sockopt.c/keys.c own it)
  * @rx_crypto:	RX keys and AEAD state
  * @tx:		TX path state, private to tx.c; NULL until TLS_TX
- * @rx:		RX path state, private to rx.c; NULL until TLS_RX
+ * @rx:		RX path state, private to rx.c and rx_framer.c; NULL until TLS_RX
  * @tx_conf:	enum ktls_conf of TX
  * @rx_conf:	enum ktls_conf of RX
  * @zerocopy_sendfile: TLS_TX_ZEROCOPY_RO was set

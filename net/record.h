@@ -276,7 +276,7 @@ int ktls_tx_key_update(struct sock *sk, bool request);
 void ktls_tx_alert(struct sock *sk, u8 desc);
 
 /*
- * RX path (rx.c).  init, rekeyed, close and read_sock run under the
+ * RX path (rx.c, its framer rx_framer.c).  init, rekeyed, close and read_sock run under the
  * socket lock, read_sock in process context (it decrypts); recvmsg and
  * splice_read take the lock themselves; poll and is_readable take none.
  */

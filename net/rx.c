@@ -1,31 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The software RX path: framing TLS records out of the TCP receive queue,
- * decrypting them and handing the plaintext to recvmsg(), splice() and
- * in-kernel readers.  This file owns struct ktls_rx.
+ * The software RX path's reader: decrypting the records the framer
+ * (rx_framer.c) got ready, checking their content types, and handing the
+ * plaintext to recvmsg(), splice() and in-kernel readers.  This file
+ * sets struct ktls_rx up and frees it.
  *
- * The framer leaves records in TCP's receive queue: once a record's
- * header shows that all of it is there, it is ready, and the reader
- * decrypts it straight out of TCP's skbs, into its own buffer when the
- * whole plaintext fits and nothing else needs it, or else into a buffer
- * of pages sized for the largest record, which then joins the list of
+ * A record the framer left in TCP's receive queue is decrypted straight
+ * out of TCP's skbs, into the reader's own buffer when the whole
+ * plaintext fits and nothing else needs it, or else into a buffer of
+ * pages sized for the largest record, which then joins the list of
  * decrypted records (peeked, partially read, or of another content type)
- * while a spare buffer takes its place.  Only when TCP cannot take the
- * rest of a record (receive buffer or window too small) is the record
- * copied out into that buffer as it arrives, from our sk_data_ready or
- * from the reader.  Either way we stop at one record: until a reader
- * takes it, TCP's window is what holds the peer back.  Buffers are
+ * while a spare buffer takes its place.  A record the framer had to copy
+ * out of TCP is decrypted from that buffer into another.  Buffers are
  * recycled, so the steady state allocates nothing.
  *
  * Everything but the lockless readiness checks runs under the socket lock
- * (or in softirq with the socket not owned by a user), and one reader at a
- * time holds the record stream.
+ * in process context, and one reader at a time holds the record stream.
  *
  * Where a NIC decrypts RX (device_rx.c), records arrive in plaintext in
  * skbs marked decrypted: a record wholly so is taken as the device left
  * it, one only partly so is turned back into ciphertext and decrypted
- * here, which needs it copied out of TCP's skbs.  The framer also tells
- * the device where records start when it asks.
+ * here, which needs it copied out of TCP's skbs.
  *
  * Records are decrypted one at a time, in order, by a reader in process
  * context.  So on the keys of a kernel handshake, a KeyUpdate is followed
@@ -33,6 +28,7 @@
  * decrypted yet, and setting the new key may sleep.  One split over
  * records is put together as its fragments are decrypted (rx_hs.c).
  */
+#include <linux/err.h>
 #include <linux/highmem.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -47,23 +43,11 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "ktls.h"
+#include "rx.h"
 #include "device.h"
 
-#define KTLS_RX_PAGES		DIV_ROUND_UP(KTLS_REC_MAX, PAGE_SIZE)
-/* Pages of a reader's buffer we decrypt into directly; more and we copy. */
-#define KTLS_RX_ZC_PAGES	16
-/* Scatterlist entries for a record read out of TCP's skbs; more and we copy. */
-#define KTLS_RX_SKB_SG		48
-/* Idle buffers kept for the next records; more are freed. */
-#define KTLS_RX_SPARES		2
 /* How long a record of a kernel handshake's keys may wait unread. */
 #define KTLS_RX_CHECK_DELAY	msecs_to_jiffies(200)
-/* How long the framer waits for memory before it tries again. */
-#define KTLS_RX_FILL_DELAY	msecs_to_jiffies(20)
-
-/* rx->sg_dst also holds a whole record buffer. */
-static_assert(KTLS_RX_ZC_PAGES >= KTLS_RX_PAGES);
 
 /* What ktls_rx_decrypt() did with a record, besides failing. */
 enum {
@@ -71,200 +55,6 @@ enum {
 	KTLS_RX_ZC,		/* decrypted into the reader's buffer */
 	KTLS_RX_CONSUMED,	/* a handshake record we took: nothing to read */
 };
-
-/**
- * struct ktls_rx_rec - one record: being framed, or decrypted
- * @list:	on ktls_rx.list or ktls_rx.spare
- * @off:	where the plaintext not yet read starts, once decrypted
- * @plain:	plaintext bytes not yet read
- * @type:	content type (the inner one in TLS 1.3)
- * @shared:	a reader kept references to @pages: never reuse them
- * @pages:	KTLS_REC_MAX bytes, allocated when first written: a record
- *		left in TCP's queue and decrypted into the reader's buffer
- *		needs none
- */
-struct ktls_rx_rec {
-	struct list_head list;
-	unsigned int off;
-	unsigned int plain;
-	u8 type;
-	bool shared;
-	struct page *pages[KTLS_RX_PAGES];
-};
-
-/**
- * struct ktls_rx - RX state of one socket
- * @saved_data_ready: the sk_data_ready we replaced
- * @cur:	the record being framed; NULL only after an allocation failed
- * @len:	bytes of @cur copied from TCP
- * @seq:	TCP sequence number of the first byte of the record
- * @need:	the length of the next record once its header is in, else 0
- * @type:	its outer content type
- * @ready:	the whole record is there, in TCP's queue or in @cur
- * @in_tcp:	it is in TCP's queue
- * @dev_seen:	the device's result for it was taken (a decryption that
- *		ran out of memory is tried again: it must count once)
- * @stopped:	the stream is broken (framing error): nothing more is pulled
- * @key_expired: a KeyUpdate was received, records wait for new keys
- * @reader_present: a reader holds the record stream
- * @closing:	ktls_rx_close() ran: @fill_work must not touch the socket
- * @err:	sticky decryption error
- * @wq:		readers waiting for @reader_present
- * @list:	decrypted records, oldest first
- * @spare:	idle record buffers
- * @nr_spare:	records on @spare
- * @aad:	AAD of the record being decrypted
- * @iv:		its AEAD iv
- * @tail:	where TLS 1.3's inner type lands when decrypting into a reader
- * @sg_rec:	AAD and @cur's pages
- * @sg_skb:	AAD and the record in TCP's skbs
- * @sg_dst:	AAD and the reader's pages, or the pages of the buffer a
- *		record copied out of TCP is decrypted into
- * @zc_pages:	the reader's pages, referenced for the AEAD call
- * @sk:		the socket
- * @fill_work:	gives @cur its pages and frames on, when softirq could not;
- *		tried again a while later if it cannot either
- * @alert_due:	on the keys of a kernel handshake, the fatal alert a
- *		framing error earned, not sent yet (0: none)
- * @alert_err:	the errno the stream fails with once it is sent
- * @alert_work:	sends it from process context, under the socket lock
- * @check_work:	on the keys of a kernel handshake, opens a record left
- *		unread, so that its errors are answered all the same
- * @hs:		on the keys of a kernel TLS 1.3 handshake, the handshake
- *		message whose first fragments came (rx_hs.c); a few bytes
- *		in place, so it goes with the context
- */
-struct ktls_rx {
-	void (*saved_data_ready)(struct sock *sk);
-	struct ktls_rx_rec *cur;
-	unsigned int len;
-	u32 seq;
-	unsigned int need;
-	u8 type;
-	bool ready;
-	bool in_tcp;
-	bool dev_seen;
-	bool stopped;
-	bool key_expired;
-	bool reader_present;
-	bool closing;
-	int err;
-	wait_queue_head_t wq;
-	struct list_head list;
-	struct list_head spare;
-	unsigned int nr_spare;
-
-	u8 aad[KTLS_MAX_AAD_LEN];
-	u8 iv[KTLS_AEAD_IV_LEN];
-	u8 tail;
-	struct scatterlist sg_rec[KTLS_RX_PAGES + 2];
-	struct scatterlist sg_skb[KTLS_RX_SKB_SG + 1];
-	struct scatterlist sg_dst[KTLS_RX_ZC_PAGES + 2];
-	struct page *zc_pages[KTLS_RX_ZC_PAGES];
-	struct sock *sk;
-	struct delayed_work fill_work;
-	u8 alert_due;
-	int alert_err;
-	struct work_struct alert_work;
-	struct delayed_work check_work;
-	struct ktls_rx_hs hs;
-};
-
-static void ktls_rx_rec_free(struct ktls_rx_rec *rec)
-{
-	unsigned int i;
-
-	for (i = 0; i < KTLS_RX_PAGES; i++)
-		if (rec->pages[i])
-			put_page(rec->pages[i]);
-	kfree(rec);
-}
-
-static struct ktls_rx_rec *ktls_rx_rec_alloc(struct ktls_rx *rx)
-{
-	struct ktls_rx_rec *rec;
-
-	rec = list_first_entry_or_null(&rx->spare, struct ktls_rx_rec, list);
-	if (rec) {
-		list_del(&rec->list);
-		rx->nr_spare--;
-		return rec;
-	}
-
-	return kzalloc(sizeof(*rec), GFP_KERNEL);
-}
-
-/*
- * Pages for all of @rec before anything is written into it; false if one
- * could not be had (those allocated stay).
- */
-static bool ktls_rx_rec_fill(struct ktls_rx_rec *rec, gfp_t gfp)
-{
-	unsigned int i;
-
-	for (i = 0; i < KTLS_RX_PAGES; i++) {
-		if (rec->pages[i])
-			continue;
-		rec->pages[i] = alloc_page(gfp);
-		if (!rec->pages[i])
-			return false;
-	}
-	return true;
-}
-
-/* A record was read to its end. */
-static void ktls_rx_rec_done(struct ktls_rx *rx, struct ktls_rx_rec *rec)
-{
-	list_del(&rec->list);
-	if (rec->shared || rx->nr_spare >= KTLS_RX_SPARES) {
-		ktls_rx_rec_free(rec);
-		return;
-	}
-	list_add(&rec->list, &rx->spare);
-	rx->nr_spare++;
-}
-
-static void *ktls_rx_rec_ptr(struct ktls_rx_rec *rec, unsigned int pos)
-{
-	return page_address(rec->pages[pos >> PAGE_SHIFT]) + offset_in_page(pos);
-}
-
-/* Bytes from @pos to the end of its page. */
-static unsigned int ktls_rx_rec_span(unsigned int pos, unsigned int len)
-{
-	return min_t(unsigned int, len, PAGE_SIZE - offset_in_page(pos));
-}
-
-static void ktls_rx_rec_read(struct ktls_rx_rec *rec, unsigned int pos,
-			     u8 *to, unsigned int len)
-{
-	while (len) {
-		unsigned int n = ktls_rx_rec_span(pos, len);
-
-		memcpy(to, ktls_rx_rec_ptr(rec, pos), n);
-		to += n;
-		pos += n;
-		len -= n;
-	}
-}
-
-/* Fill @sg with @len bytes of @rec at @pos; returns the entries used. */
-static unsigned int ktls_rx_rec_sg(struct ktls_rx_rec *rec,
-				   struct scatterlist *sg, unsigned int pos,
-				   unsigned int len)
-{
-	unsigned int nr = 0;
-
-	while (len) {
-		unsigned int n = ktls_rx_rec_span(pos, len);
-
-		sg_set_page(&sg[nr++], rec->pages[pos >> PAGE_SHIFT], n,
-			    offset_in_page(pos));
-		pos += n;
-		len -= n;
-	}
-	return nr;
-}
 
 static size_t ktls_rx_rec_to_iter(struct ktls_rx_rec *rec, unsigned int pos,
 				  size_t len, struct iov_iter *to)
@@ -305,348 +95,6 @@ static struct scatterlist *ktls_rx_rec_sgl(struct ktls_rx *rx,
 }
 
 /*
- * The alert a record header earned (RFC 8446 5, 5.1, 5.2; RFC 5246 6.2),
- * by the errno upstream's framer gives it, which the stream fails with.
- */
-static u8 ktls_rx_frame_alert(const struct ktls_prot *prot, int err)
-{
-	switch (err) {
-	case -EMSGSIZE:
-		return KTLS_RX_ALERT_RECORD_OVERFLOW;
-	case -EBADMSG:
-		/* Shorter than a tag: it cannot authenticate. */
-		return KTLS_RX_ALERT_BAD_RECORD_MAC;
-	case -EINVAL:
-		/* A legacy_record_version other than 0x0303, as OpenSSL says. */
-		return prot->version == TLS_1_3_VERSION ?
-		       KTLS_RX_ALERT_DECODE_ERROR :
-		       KTLS_RX_ALERT_PROTOCOL_VERSION;
-	default:
-		return KTLS_RX_ALERT_UNEXPECTED;
-	}
-}
-
-/*
- * The stream cannot be framed any more: report @err once, like TCP errors.
- * On the keys of a kernel handshake no TLS library above us can tell the
- * peer, so the record layer does: the framer may run in softirq, where
- * nothing may be sent, so the work item (or close(), whichever comes
- * first) sends the alert, and only then fails the socket, since TCP sends
- * nothing on a socket with an error.
- */
-static void ktls_rx_abort(struct sock *sk, struct ktls_rx *rx, int err)
-{
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-
-	rx->stopped = true;
-	if (ctx->keys_from_kernel && !rx->closing) {
-		rx->alert_due = ktls_rx_frame_alert(&ctx->prot, err);
-		rx->alert_err = err;
-		sock_hold(sk);
-		if (!schedule_work(&rx->alert_work))
-			sock_put(sk);
-		return;
-	}
-	WRITE_ONCE(sk->sk_err, -err);
-	sk_error_report(sk);
-}
-
-/*
- * On the keys of a kernel handshake, only the record types the RFC lets
- * the peer send now: application_data outside in TLS 1.3 (RFC 8446 5:
- * a ChangeCipherSpec after the handshake is an unexpected record);
- * alert, handshake and application_data in TLS 1.2 (RFC 5246 6).  The
- * content type is checked before anything else of the header.
- */
-static int ktls_rx_parse_header(const struct ktls_ctx *ctx, const u8 *hdr)
-{
-	if (ctx->keys_from_kernel) {
-		if (ctx->prot.version == TLS_1_3_VERSION ?
-		    hdr[0] != KTLS_TYPE_DATA :
-		    hdr[0] != KTLS_TYPE_DATA && hdr[0] != KTLS_TYPE_ALERT &&
-		    hdr[0] != KTLS_TYPE_HANDSHAKE)
-			return -EPROTO;
-	}
-	return ktls_record_parse_header(&ctx->prot, hdr);
-}
-
-struct ktls_rx_frame {
-	struct ktls_ctx *ctx;
-	struct ktls_rx *rx;
-	int err;
-};
-
-/* tcp_read_sock() actor: copy into the record being framed, no further. */
-static int ktls_rx_frame_actor(read_descriptor_t *desc, struct sk_buff *skb,
-			       unsigned int offset, size_t len)
-{
-	struct ktls_rx_frame *f = desc->arg.data;
-	struct ktls_rx_offload *rxo = ktls_rx_offload(f->ctx);
-	struct ktls_rx *rx = f->rx;
-	size_t done = 0;
-
-	while (done < len && !rx->ready) {
-		unsigned int want = (rx->need ?: KTLS_HEADER_LEN) - rx->len;
-		unsigned int n = ktls_rx_rec_span(rx->len,
-						  min_t(size_t, want, len - done));
-		int ret;
-
-		if (skb_copy_bits(skb, offset + done,
-				  ktls_rx_rec_ptr(rx->cur, rx->len), n))
-			break;
-		if (!rx->len)
-			rx->seq = TCP_SKB_CB(skb)->seq + offset + done;
-		if (rxo)
-			ktls_device_rx_mark(rxo, skb, rx->len, n);
-		rx->len += n;
-		done += n;
-
-		if (!rx->need && rx->len == KTLS_HEADER_LEN) {
-			u8 hdr[KTLS_HEADER_LEN];
-
-			ktls_rx_rec_read(rx->cur, 0, hdr, KTLS_HEADER_LEN);
-			ret = ktls_rx_parse_header(f->ctx, hdr);
-			if (ret < 0) {
-				f->err = ret;
-				desc->count = 0;
-				break;
-			}
-			rx->need = ret;
-			rx->type = hdr[0];
-		}
-		if (rx->need && rx->len == rx->need) {
-			rx->ready = true;
-			desc->count = 0;
-		}
-	}
-	return done;
-}
-
-/*
- * Walk TCP's receive queue from @off bytes past what was read, calling
- * @fn on each piece, for @len bytes.  The queue is stable: we hold the
- * socket lock, or run in softirq on a socket no user owns.
- */
-static int ktls_rx_tcp_walk(struct sock *sk, unsigned int off,
-			    unsigned int len,
-			    int (*fn)(struct sk_buff *skb, unsigned int off,
-				      unsigned int len, void *arg),
-			    void *arg)
-{
-	u32 seq = tcp_sk(sk)->copied_seq + off;
-	struct sk_buff *skb;
-
-	skb_queue_walk(&sk->sk_receive_queue, skb) {
-		u32 o = seq - TCP_SKB_CB(skb)->seq;
-		unsigned int n;
-		int err;
-
-		if (!len)
-			break;
-		if (o >= skb->len)
-			continue;
-		n = min(len, skb->len - o);
-		err = fn(skb, o, n, arg);
-		if (err)
-			return err;
-		seq += n;
-		len -= n;
-	}
-	return len ? -EAGAIN : 0;
-}
-
-static int ktls_rx_tcp_copy(struct sk_buff *skb, unsigned int off,
-			    unsigned int len, void *arg)
-{
-	u8 **to = arg;
-	int err;
-
-	err = skb_copy_bits(skb, off, *to, len);
-	*to += len;
-	return err;
-}
-
-struct ktls_rx_sgvec {
-	struct scatterlist *sg;
-	unsigned int nr;
-	unsigned int max;
-};
-
-/* An upper bound of the entries skb_to_sgvec() needs for @skb. */
-static unsigned int ktls_rx_skb_nsg(struct sk_buff *skb, int depth)
-{
-	unsigned int nr = 1 + skb_shinfo(skb)->nr_frags;
-	struct sk_buff *frag;
-
-	skb_walk_frags(skb, frag)
-		nr += depth ? ktls_rx_skb_nsg(frag, depth - 1) : KTLS_RX_SKB_SG;
-	return nr;
-}
-
-static int ktls_rx_tcp_sg(struct sk_buff *skb, unsigned int off,
-			  unsigned int len, void *arg)
-{
-	struct ktls_rx_sgvec *v = arg;
-	int nr;
-
-	if (v->nr + ktls_rx_skb_nsg(skb, 2) > v->max)
-		return -EMSGSIZE;
-	nr = skb_to_sgvec(skb, v->sg + v->nr, off, len);
-	if (nr < 0)
-		return nr;
-	if (nr)
-		sg_unmark_end(&v->sg[v->nr + nr - 1]);
-	v->nr += nr;
-	return 0;
-}
-
-struct ktls_rx_to_rec {
-	struct ktls_rx_rec *rec;
-	unsigned int pos;
-};
-
-/* Copy out of TCP's skbs into a record buffer, from its start on. */
-static int ktls_rx_tcp_rec(struct sk_buff *skb, unsigned int off,
-			   unsigned int len, void *arg)
-{
-	struct ktls_rx_to_rec *t = arg;
-
-	while (len) {
-		unsigned int n = ktls_rx_rec_span(t->pos, len);
-		int err;
-
-		err = skb_copy_bits(skb, off, ktls_rx_rec_ptr(t->rec, t->pos), n);
-		if (err)
-			return err;
-		off += n;
-		t->pos += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* Count the bytes that came decrypted from the device. */
-static int ktls_rx_tcp_dec(struct sk_buff *skb, unsigned int off,
-			   unsigned int len, void *arg)
-{
-	unsigned int *dec = arg;
-
-	/* TCP never merges skbs that differ in this: one flag holds for all. */
-	if (skb_is_decrypted(skb))
-		*dec += len;
-	return 0;
-}
-
-/* Parse a record header; a broken stream stops the framer. */
-static int ktls_rx_header(struct sock *sk, struct ktls_ctx *ctx,
-			  struct ktls_rx *rx, const u8 *hdr)
-{
-	int need = ktls_rx_parse_header(ctx, hdr);
-
-	if (need < 0)
-		ktls_rx_abort(sk, rx, need);
-	return need;
-}
-
-/*
- * A record is framed: answer the device's resync request if it is about
- * this record.  @next_in: TCP holds bytes past it.
- */
-static void ktls_rx_framed(struct sock *sk, struct ktls_ctx *ctx,
-			   struct ktls_rx *rx, bool next_in)
-{
-	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
-	u32 seq;
-	u64 sn;
-
-	if (!rxo)
-		return;
-	/* After a key update: the device gets the new key from here on. */
-	if (rxo->rekey == KTLS_RX_REKEY_EDGE)
-		ktls_device_rx_rekey_framed(sk, rxo, rx->seq);
-	/*
-	 * The driver's async resync state goes with tls_dev_del(), which a
-	 * device going down calls a grace period after setting the flag.
-	 */
-	rcu_read_lock();
-	if (!test_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags) &&
-	    ktls_device_rx_framed(rxo, rx->seq, rx->need, next_in, &seq, &sn))
-		ktls_device_rx_resync(sk, ctx, seq, sn);
-	rcu_read_unlock();
-}
-
-/*
- * Get the next record ready: leave it in TCP's queue if TCP can hold all
- * of it, or else (or with @copy) copy it out into rx->cur as it arrives,
- * rx->cur's pages allocated with @gfp first.  Returns -ENOMEM if they
- * could not be, or there is no rx->cur, else 0 (whether or not a record
- * is ready).
- */
-static int ktls_rx_pull(struct sock *sk, struct ktls_ctx *ctx,
-			struct ktls_rx *rx, bool copy, gfp_t gfp)
-{
-	struct ktls_rx_frame f = { .ctx = ctx, .rx = rx };
-	read_descriptor_t desc = { .arg.data = &f, .count = 1 };
-
-	if (rx->ready || rx->stopped)
-		return 0;
-	/* No buffer was had for the record after the last one. */
-	if (!rx->cur)
-		return -ENOMEM;
-
-	if (!rx->len && !copy) {
-		int inq = tcp_inq(sk);
-		u8 hdr[KTLS_HEADER_LEN], *to = hdr;
-		int need;
-
-		if (inq >= KTLS_HEADER_LEN &&
-		    !ktls_rx_tcp_walk(sk, 0, KTLS_HEADER_LEN, ktls_rx_tcp_copy,
-				      &to)) {
-			need = ktls_rx_header(sk, ctx, rx, hdr);
-			if (need < 0)
-				return 0;
-			if (inq >= need) {
-				rx->need = need;
-				rx->type = hdr[0];
-				rx->seq = tcp_sk(sk)->copied_seq;
-				rx->in_tcp = true;
-				WRITE_ONCE(rx->ready, true);
-				ktls_rx_framed(sk, ctx, rx, inq > need);
-				return 0;
-			}
-		}
-		/* Without pressure, TCP will take the rest of the record. */
-		if (!tcp_epollin_ready(sk, INT_MAX))
-			return 0;
-	}
-
-	if (!ktls_rx_rec_fill(rx->cur, gfp))
-		return -ENOMEM;
-	tcp_read_sock(sk, &desc, ktls_rx_frame_actor);
-	if (f.err)
-		ktls_rx_abort(sk, rx, f.err);
-	else if (rx->ready && !copy)
-		ktls_rx_framed(sk, ctx, rx, tcp_inq(sk) > 0);
-	return 0;
-}
-
-/* The framed record is gone (read or moved to the list). */
-static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
-{
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-
-	if (ktls_rx_offload(ctx))
-		ktls_device_rx_next(ktls_rx_offload(ctx), &ctx->prot, rx->need);
-	if (rx->in_tcp)
-		tcp_read_done(sk, rx->need);
-	rx->in_tcp = false;
-	rx->dev_seen = false;
-	rx->len = 0;
-	rx->need = 0;
-	WRITE_ONCE(rx->ready, false);
-}
-
-/*
  * On the keys of a kernel handshake no TLS library above us answers a
  * record's errors, and the application may never read it: a record left
  * unread for KTLS_RX_CHECK_DELAY is opened by a work item, onto rx->list
@@ -654,81 +102,13 @@ static void ktls_rx_next(struct sock *sk, struct ktls_rx *rx)
  * error in it gets its alert all the same.  A reader that keeps up never
  * leaves it anything to do.
  */
-static void ktls_rx_check_later(struct sock *sk, struct ktls_rx *rx)
+void ktls_rx_check_later(struct sock *sk, struct ktls_rx *rx)
 {
 	if (!ktls_ctx(sk)->keys_from_kernel || rx->closing || rx->stopped)
 		return;
 	sock_hold(sk);
 	if (!schedule_delayed_work(&rx->check_work, KTLS_RX_CHECK_DELAY))
 		sock_put(sk);
-}
-
-/*
- * The record TCP cannot hold stalls until its pages are had: the window
- * is closed on it, so no more bytes come to call us again.  Nor is any
- * record framed while rx->cur is missing (no buffer could be had when
- * the last one was queued), and a reader that polls would wait for good.
- * Keep trying, @delay after the last try.
- */
-static void ktls_rx_fill_later(struct sock *sk, struct ktls_rx *rx,
-			       unsigned long delay)
-{
-	sock_hold(sk);
-	if (!schedule_delayed_work(&rx->fill_work, delay))
-		sock_put(sk);
-}
-
-static void ktls_rx_fill_work(struct work_struct *work)
-{
-	struct ktls_rx *rx = container_of(to_delayed_work(work),
-					  struct ktls_rx, fill_work);
-	struct sock *sk = rx->sk;
-	bool was_ready;
-
-	lock_sock(sk);
-	was_ready = rx->ready;
-	if (rx->closing)
-		goto out;
-	if (!rx->cur)
-		rx->cur = ktls_rx_rec_alloc(rx);
-	if (ktls_rx_pull(sk, ktls_ctx(sk), rx, false, GFP_KERNEL)) {
-		ktls_rx_fill_later(sk, rx, KTLS_RX_FILL_DELAY);
-	} else if (!was_ready && rx->ready) {
-		rx->saved_data_ready(sk);
-		ktls_rx_check_later(sk, rx);
-	}
-out:
-	release_sock(sk);
-	sock_put(sk);
-}
-
-static void ktls_rx_data_ready(struct sock *sk)
-{
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-	struct ktls_rx *rx = ctx->rx;
-	bool was_ready = rx->ready;
-
-	/*
-	 * Either softirq with the socket not owned, or the owner processing
-	 * its backlog: RX state is consistent whenever the lock is let go.
-	 * A record TCP cannot hold must be copied out as it comes, or the
-	 * window closes on it: if no page could be had here, the work item
-	 * gets them and copies on.
-	 */
-	if (ktls_rx_pull(sk, ctx, rx, false, GFP_ATOMIC | __GFP_NOWARN))
-		ktls_rx_fill_later(sk, rx, 0);
-	if (!was_ready && rx->ready) {
-		rx->saved_data_ready(sk);
-		ktls_rx_check_later(sk, rx);
-	}
-}
-
-u32 ktls_rx_next_seq(struct sock *sk)
-{
-	struct ktls_rx *rx = ktls_ctx(sk)->rx;
-
-	/* What was copied out of TCP of the next record is past copied_seq. */
-	return tcp_sk(sk)->copied_seq - rx->len;
 }
 
 bool ktls_rx_is_readable(struct sock *sk)
@@ -1023,17 +403,6 @@ static int ktls_rx_post_hs(struct sock *sk, struct ktls_ctx *ctx,
 	return 0;
 }
 
-/* A buffer borrowed for a moment goes back to the spares. */
-static void ktls_rx_rec_put(struct ktls_rx *rx, struct ktls_rx_rec *rec)
-{
-	if (rx->nr_spare >= KTLS_RX_SPARES) {
-		ktls_rx_rec_free(rec);
-		return;
-	}
-	list_add(&rec->list, &rx->spare);
-	rx->nr_spare++;
-}
-
 /*
  * What the device decrypted of the framed record: all of it (1), or none
  * (0); a record it decrypted in part is copied out of TCP, its decrypted
@@ -1050,10 +419,8 @@ static int ktls_rx_device(struct sock *sk, struct ktls_ctx *ctx,
 	u64 sn;
 	int err;
 
-	if (rx->in_tcp) {
-		dec = 0;
-		ktls_rx_tcp_walk(sk, 0, rx->need, ktls_rx_tcp_dec, &dec);
-	}
+	if (rx->in_tcp)
+		dec = ktls_rx_tcp_decrypted(sk, rx->need);
 	if (!rx->dev_seen &&
 	    ktls_device_rx_result(rxo, rx->seq, rx->need, dec,
 				  tcp_inq(sk) > (rx->in_tcp ? rx->need : 0),
@@ -1066,14 +433,9 @@ static int ktls_rx_device(struct sock *sk, struct ktls_ctx *ctx,
 		return 1;
 
 	if (rx->in_tcp) {
-		if (!ktls_rx_rec_fill(rx->cur, GFP_KERNEL))
-			return -ENOMEM;
-		rx->in_tcp = false;
-		rx->need = 0;
-		WRITE_ONCE(rx->ready, false);
-		ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
-		if (!rx->ready)
-			return -EIO;
+		err = ktls_rx_copy_out(sk, ctx, rx);
+		if (err)
+			return err;
 	}
 	scratch = ktls_rx_rec_alloc(rx);
 	if (!scratch)
@@ -1223,6 +585,115 @@ static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
 }
 
 /*
+ * The device left the plaintext where it found the ciphertext: into
+ * rx->cur with it if it lies in TCP's queue; the record's header, with
+ * the explicit nonce, into @hdr.
+ */
+static int ktls_rx_device_plain(struct sock *sk, struct ktls_rx *rx,
+				const struct ktls_prot *prot, u8 *hdr)
+{
+	struct ktls_rx_rec *rec = rx->cur;
+
+	if (rx->in_tcp) {
+		if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
+			return -ENOMEM;
+		if (ktls_rx_tcp_to_rec(sk, rec, rx->need - prot->tag_len))
+			return ktls_rx_bad(sk, rx, -EIO);
+	}
+	ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
+	return 0;
+}
+
+/*
+ * The AAD and then the ciphertext of the framed record: in TCP's skbs
+ * where it lies there, unless they are too scattered to map, else in
+ * rx->cur.  The record's header, with the explicit nonce, into @hdr.
+ */
+static struct scatterlist *ktls_rx_src(struct sock *sk, struct ktls_ctx *ctx,
+				       struct ktls_rx *rx, u8 *hdr,
+				       unsigned int cryptlen)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	int nr, err;
+
+	if (rx->in_tcp) {
+		sg_init_table(rx->sg_skb, KTLS_RX_SKB_SG + 1);
+		sg_set_buf(&rx->sg_skb[0], rx->aad, prot->aad_len);
+		nr = ktls_rx_tcp_read(sk, 0, hdr, prot->prepend_len);
+		if (!nr)
+			nr = ktls_rx_tcp_sgvec(sk, prot->prepend_len, cryptlen,
+					       rx->sg_skb, 1, KTLS_RX_SKB_SG + 1);
+		if (nr > 0) {
+			sg_mark_end(&rx->sg_skb[nr - 1]);
+			return rx->sg_skb;
+		}
+		/* Too scattered: copy it out after all. */
+		err = ktls_rx_copy_out(sk, ctx, rx);
+		if (err)
+			return ERR_PTR(ktls_rx_crypt_failed(sk, ctx, rx, err));
+	}
+	ktls_rx_rec_read(rx->cur, 0, hdr, prot->prepend_len);
+	return ktls_rx_rec_sgl(rx, rx->sg_rec, rx->cur, prot, cryptlen);
+}
+
+/*
+ * Decrypt @src into a record buffer: rx->cur, for a record in TCP's
+ * queue, which never needed its pages; else a second buffer, so that
+ * the ciphertext in rx->cur is never written over.
+ */
+static struct ktls_rx_rec *ktls_rx_open(struct sock *sk, struct ktls_ctx *ctx,
+					struct ktls_rx *rx,
+					struct scatterlist *src,
+					unsigned int cryptlen)
+{
+	const struct ktls_prot *prot = &ctx->prot;
+	struct ktls_rx_rec *out;
+	int err;
+
+	out = rx->in_tcp ? rx->cur : ktls_rx_rec_alloc(rx);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+	if (!ktls_rx_rec_fill(out, GFP_KERNEL)) {
+		err = -ENOMEM;
+		goto put;
+	}
+	err = ktls_aead_crypt(&ctx->rx_crypto, prot, false, src,
+			      ktls_rx_rec_sgl(rx, rx->sg_dst, out, prot, cryptlen),
+			      cryptlen, rx->iv);
+	if (!err)
+		return out;
+	err = ktls_rx_crypt_failed(sk, ctx, rx, err);
+put:
+	if (out != rx->cur)
+		ktls_rx_rec_put(rx, out);
+	return ERR_PTR(err);
+}
+
+/*
+ * The framed record's plaintext is in @out: check it, then queue it or
+ * take it here.  Either way the framer moves on to the next record,
+ * which needs a buffer of its own if rx->cur went to rx->list.
+ */
+static int ktls_rx_finish(struct sock *sk, struct ktls_ctx *ctx,
+			  struct ktls_rx *rx, struct ktls_rx_rec *out,
+			  u8 outer, unsigned int inner)
+{
+	int ret = ktls_rx_opened(sk, ctx, rx, out, outer, inner);
+
+	if (ret == KTLS_RX_QUEUED) {
+		if (out == rx->cur)
+			rx->cur = ktls_rx_rec_alloc(rx);
+		ktls_rx_next(sk, rx);
+		return ret;
+	}
+	if (out != rx->cur)
+		ktls_rx_rec_put(rx, out);
+	if (ret == KTLS_RX_CONSUMED)
+		ktls_rx_next(sk, rx);
+	return ret;
+}
+
+/*
  * Decrypt the framed record.  With @to, the plaintext may go straight
  * there: returns KTLS_RX_ZC then, its length in *@zc_len.  Otherwise the
  * plaintext goes into a record buffer moved to the end of rx->list
@@ -1247,71 +718,29 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_offload *rxo = ktls_rx_offload(ctx);
 	const struct ktls_prot *prot = &ctx->prot;
 	struct ktls_crypto *c = &ctx->rx_crypto;
-	struct ktls_rx_rec *rec = rx->cur, *out;
+	unsigned int cryptlen = rx->need - prot->prepend_len;
+	unsigned int inner = cryptlen - prot->tag_len;
 	u8 hdr[KTLS_HEADER_LEN + KTLS_MAX_NONCE_LEN];
-	unsigned int cryptlen, inner;
-	struct scatterlist *src = NULL;
+	struct scatterlist *src;
+	struct ktls_rx_rec *out;
 	int err;
-
-	cryptlen = rx->need - prot->prepend_len;
-	inner = cryptlen - prot->tag_len;
 
 	if (rxo) {
 		err = ktls_rx_device(sk, ctx, rx, rxo);
 		if (err < 0)
 			return ktls_rx_crypt_failed(sk, ctx, rx, err);
 		if (err) {
-			/* The device left the plaintext where it found the ciphertext. */
-			if (rx->in_tcp) {
-				struct ktls_rx_to_rec t = { .rec = rec };
-
-				if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
-					return -ENOMEM;
-				err = ktls_rx_tcp_walk(sk, 0, rx->need - prot->tag_len,
-						       ktls_rx_tcp_rec, &t);
-				if (err)
-					return ktls_rx_bad(sk, rx, -EIO);
-			}
-			ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
-			out = rec;
-			goto plain;
+			err = ktls_rx_device_plain(sk, rx, prot, hdr);
+			if (err)
+				return err;
+			return ktls_rx_finish(sk, ctx, rx, rx->cur, hdr[0],
+					      inner);
 		}
 	}
 
-	if (!rx->in_tcp)
-		src = ktls_rx_rec_sgl(rx, rx->sg_rec, rec, prot, cryptlen);
-	if (rx->in_tcp) {
-		struct ktls_rx_sgvec v = {
-			.sg = rx->sg_skb, .nr = 1, .max = KTLS_RX_SKB_SG + 1,
-		};
-		u8 *to_hdr = hdr;
-
-		sg_init_table(rx->sg_skb, KTLS_RX_SKB_SG + 1);
-		sg_set_buf(&rx->sg_skb[0], rx->aad, prot->aad_len);
-		err = ktls_rx_tcp_walk(sk, 0, prot->prepend_len,
-				       ktls_rx_tcp_copy, &to_hdr);
-		if (!err)
-			err = ktls_rx_tcp_walk(sk, prot->prepend_len, cryptlen,
-					       ktls_rx_tcp_sg, &v);
-		if (!err) {
-			sg_mark_end(&rx->sg_skb[v.nr - 1]);
-			src = rx->sg_skb;
-		} else {
-			/* Too scattered: copy it out after all. */
-			if (!ktls_rx_rec_fill(rec, GFP_KERNEL))
-				return -ENOMEM;
-			rx->in_tcp = false;
-			rx->need = 0;
-			WRITE_ONCE(rx->ready, false);
-			ktls_rx_pull(sk, ctx, rx, true, GFP_KERNEL);
-			if (!rx->ready)
-				return ktls_rx_bad(sk, rx, -EIO);
-			src = ktls_rx_rec_sgl(rx, rx->sg_rec, rec, prot, cryptlen);
-		}
-	}
-	if (!rx->in_tcp)
-		ktls_rx_rec_read(rec, 0, hdr, prot->prepend_len);
-
+	src = ktls_rx_src(sk, ctx, rx, hdr, cryptlen);
+	if (IS_ERR(src))
+		return PTR_ERR(src);
 	ktls_record_iv(rx->iv, prot, c, hdr + KTLS_HEADER_LEN);
 	ktls_record_aad(rx->aad, prot, c->seq, hdr[0], inner);
 
@@ -1328,38 +757,10 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 			return ktls_rx_crypt_failed(sk, ctx, rx, err);
 	}
 
-	/* TCP's records never needed rx->cur's pages: it takes the plaintext. */
-	out = rx->in_tcp ? rec : ktls_rx_rec_alloc(rx);
-	if (!out)
-		return -ENOMEM;
-	if (!ktls_rx_rec_fill(out, GFP_KERNEL)) {
-		err = -ENOMEM;
-		goto put;
-	}
-	err = ktls_aead_crypt(c, prot, false, src,
-			      ktls_rx_rec_sgl(rx, rx->sg_dst, out, prot, cryptlen),
-			      cryptlen, rx->iv);
-	if (err) {
-		err = ktls_rx_crypt_failed(sk, ctx, rx, err);
-		goto put;
-	}
-
-plain:
-	err = ktls_rx_opened(sk, ctx, rx, out, hdr[0], inner);
-	if (err < 0 || err == KTLS_RX_CONSUMED)
-		goto put;
-	/* The record buffer went to rx->list: the next record needs one. */
-	if (out == rec)
-		rx->cur = ktls_rx_rec_alloc(rx);
-	ktls_rx_next(sk, rx);
-	return err;
-
-put:
-	if (out != rec)
-		ktls_rx_rec_put(rx, out);
-	if (err == KTLS_RX_CONSUMED)
-		ktls_rx_next(sk, rx);
-	return err;
+	out = ktls_rx_open(sk, ctx, rx, src, cryptlen);
+	if (IS_ERR(out))
+		return PTR_ERR(out);
+	return ktls_rx_finish(sk, ctx, rx, out, hdr[0], inner);
 }
 
 /*
@@ -1397,6 +798,29 @@ static void ktls_rx_check_work(struct work_struct *work)
 }
 
 /*
+ * @n bytes of @rec were read.  Returns true if that was the last of it:
+ * the buffer is done with, and @rec no longer to be touched.
+ */
+static bool ktls_rx_rec_consume(struct ktls_rx *rx, struct ktls_rx_rec *rec,
+				unsigned int n)
+{
+	rec->off += n;
+	rec->plain -= n;
+	if (rec->plain)
+		return false;
+	ktls_rx_rec_done(rx, rec);
+	return true;
+}
+
+/* The content type of what this recvmsg() returns: known from here on. */
+static int ktls_rx_put_type(struct msghdr *msg, u8 *control, u8 type)
+{
+	*control = type;
+	return put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE, sizeof(*control),
+			control);
+}
+
+/*
  * Copy decrypted records from @rec on into @msg, up to @len bytes.  All
  * records one call returns have the same content type, reported by cmsg
  * (*@control, 0 until known); a control record is returned alone, and not
@@ -1416,9 +840,7 @@ static int ktls_rx_copy(struct ktls_rx *rx, struct ktls_rx_rec *rec,
 		if (!*control) {
 			int err;
 
-			*control = rec->type;
-			err = put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE,
-				       sizeof(*control), control);
+			err = ktls_rx_put_type(msg, control, rec->type);
 			if (*control != KTLS_TYPE_DATA &&
 			    (err || msg->msg_flags & MSG_CTRUNC)) {
 				*stop = true;
@@ -1434,14 +856,8 @@ static int ktls_rx_copy(struct ktls_rx *rx, struct ktls_rx_rec *rec,
 		n = min_t(size_t, len - copied, rec->plain);
 		got = ktls_rx_rec_to_iter(rec, rec->off, n, &msg->msg_iter);
 		copied += got;
-		if (!(flags & MSG_PEEK)) {
-			rec->off += got;
-			rec->plain -= got;
-			if (!rec->plain) {
-				ktls_rx_rec_done(rx, rec);
-				msg->msg_flags |= MSG_EOR;
-			}
-		}
+		if (!(flags & MSG_PEEK) && ktls_rx_rec_consume(rx, rec, got))
+			msg->msg_flags |= MSG_EOR;
 		if (got < n) {
 			*stop = true;
 			return copied ?: -EFAULT;
@@ -1522,11 +938,8 @@ int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
 			continue;
 		}
 		if (err == KTLS_RX_ZC) {
-			if (!control) {
-				control = KTLS_TYPE_DATA;
-				put_cmsg(msg, SOL_TLS, TLS_GET_RECORD_TYPE,
-					 sizeof(control), &control);
-			}
+			if (!control)
+				ktls_rx_put_type(msg, &control, KTLS_TYPE_DATA);
 			copied += zc_len;
 			msg->msg_flags |= MSG_EOR;
 			err = 0;
@@ -1640,12 +1053,8 @@ ssize_t ktls_splice_read(struct socket *sock, loff_t *ppos,
 		goto out;
 	}
 	ret = ktls_rx_splice(rec, pipe, min_t(size_t, len, rec->plain));
-	if (ret > 0) {
-		rec->off += ret;
-		rec->plain -= ret;
-		if (!rec->plain)
-			ktls_rx_rec_done(rx, rec);
-	}
+	if (ret > 0)
+		ktls_rx_rec_consume(rx, rec, ret);
 out:
 	ktls_rx_reader_release(rx);
 out_unlock:
@@ -1729,10 +1138,7 @@ int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
 		}
 		used = min_t(unsigned int, used, rec->plain);
 		copied += used;
-		rec->off += used;
-		rec->plain -= used;
-		if (!rec->plain)
-			ktls_rx_rec_done(rx, rec);
+		ktls_rx_rec_consume(rx, rec, used);
 	}
 
 	ktls_rx_reader_release(rx);
@@ -1751,7 +1157,7 @@ int ktls_rx_init(struct sock *sk)
 	INIT_LIST_HEAD(&rx->spare);
 	init_waitqueue_head(&rx->wq);
 	rx->sk = sk;
-	INIT_DELAYED_WORK(&rx->fill_work, ktls_rx_fill_work);
+	ktls_rx_framer_init(rx);
 	INIT_WORK(&rx->alert_work, ktls_rx_alert_work);
 	INIT_DELAYED_WORK(&rx->check_work, ktls_rx_check_work);
 	rx->cur = ktls_rx_rec_alloc(rx);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target of the record framer's parsing (net/record.c), the
- * part of the RX path (net/rx.c) that reads bytes a peer chose before
+ * part of the RX path (net/rx_framer.c) that reads bytes a peer chose before
  * any key has checked them: the header and its length, and, in TLS
  * 1.3, the walk back over the zero padding to the inner content type;
  * then the content of each handshake record, in order, through the
  * reassembly of post-handshake messages (net/rx_hs.c) as rx.c feeds it.
  *
  * The first byte picks the cipher and version; the rest is a stream of
- * records, framed as rx.c frames them.  Each record's "plaintext" (the
+ * records, framed as rx_framer.c frames them.  Each record's "plaintext" (the
  * body less nonce and tag, as if decryption had left it there) is laid
  * over pages the way rx.c holds a record, so the page walk is the real
  * one, on memory ASan bounds exactly.
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		need = ktls_record_parse_header(&prot, data + pos);
 		if (need < 0)
 			break;
-		/* What rx.c sizes its record buffer for. */
+		/* What rx.h sizes a record buffer for. */
 		if (need < KTLS_HEADER_LEN + prot.nonce_len + prot.tag_len ||
 		    need > KTLS_REC_MAX)
 			abort();
