@@ -5,8 +5,9 @@
  * frees an offloaded socket's context once no skb of it can reach a
  * driver any more (tls_device_sk_destruct), and the netdev notifier that
  * moves the sockets of a device going down to software without losing a
- * byte; and the resyncs of both directions.  This file owns the list of
- * offloaded contexts and the lifetime of an offloaded socket's context.
+ * byte; and the RX resync (the TX one is device_tx_resync.c's).  This
+ * file owns the list of offloaded contexts and the lifetime of an
+ * offloaded socket's context.
  *
  * Both directions use one device, the one drivers find in the context:
  * the first direction to claim a device puts the context on the list and
@@ -119,56 +120,6 @@ void tls_device_sk_destruct(struct sock *sk)
 	queue_work(ktls_device_wq, &ctx->device_work);
 }
 EXPORT_SYMBOL_GPL(tls_device_sk_destruct);
-
-/*
- * The record must begin an skb of its own, so TCP may not append it to
- * the previous one.
- */
-void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
-			u64 rec_sn)
-{
-	struct net_device *netdev;
-	u8 rcd_sn[TLS_MAX_REC_SEQ_SIZE];
-	int err = -ENODEV;
-
-	if (!test_bit(TLS_TX_SYNC_SCHED, &ctx->base.flags))
-		return;
-	tcp_write_collapse_fence(sk);
-	put_unaligned_be64(rec_sn, rcd_sn);
-	/* The notifier clears netdev, then waits for RCU, then calls del. */
-	rcu_read_lock();
-	netdev = rcu_dereference(ctx->base.netdev);
-	if (netdev)
-		dev_hold(netdev);
-	rcu_read_unlock();
-	if (netdev) {
-		err = netdev->tlsdev_ops->tls_dev_resync(netdev, sk, seq, rcd_sn,
-							 TLS_OFFLOAD_CTX_DIR_TX);
-		dev_put(netdev);
-	}
-	/* On failure the driver is asked again at the next record. */
-	if (!err)
-		clear_bit_unlock(TLS_TX_SYNC_SCHED, &ctx->base.flags);
-}
-
-/**
- * tls_offload_tx_resync_request() - a driver lost track of the TX stream
- * @sk:		the socket
- * @got_seq:	the sequence number the driver was given
- * @exp_seq:	the one it expected
- *
- * Any context.  Before its next record the socket calls the driver's
- * tls_dev_resync() with that record's sequence numbers; meanwhile
- * tls_offload_tx_resync_pending() is true.
- */
-void tls_offload_tx_resync_request(struct sock *sk, u32 got_seq, u32 exp_seq)
-{
-	struct tls_context *base = tls_get_ctx(sk);
-
-	/* A second request before the first was served is a driver bug. */
-	WARN_ON_ONCE(test_and_set_bit(TLS_TX_SYNC_SCHED, &base->flags));
-}
-EXPORT_SYMBOL_GPL(tls_offload_tx_resync_request);
 
 /* The device the socket's packets leave by: below a bond, its slave. */
 struct net_device *ktls_device_of(struct sock *sk)

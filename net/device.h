@@ -121,6 +121,15 @@ void ktls_device_tx_rekey(struct sock *sk, struct ktls_ctx *ctx);
  * process context.
  */
 void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
+
+/* device_tx_resync.c */
+/*
+ * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
+ * asked for a resync, give it these.  Socket locked, process context.
+ */
+void ktls_device_tx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			   u64 rec_sn);
+
 /*
  * The RX keys changed (a TLS 1.3 key update): what the device decrypted
  * is no longer trusted, and it gets the new keys once it can.  Socket
@@ -130,12 +139,6 @@ void ktls_device_rx_rekey(struct sock *sk, struct ktls_ctx *ctx);
 /* The framer, with rxo->rekey at KTLS_RX_REKEY_EDGE, framed at @seq. */
 void ktls_device_rx_rekey_framed(struct sock *sk, struct ktls_rx_offload *rxo,
 				 u32 seq);
-/*
- * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
- * asked for a resync, give it these.  Socket locked, process context.
- */
-void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
-			u64 rec_sn);
 /*
  * RX keys were just installed and the socket runs in software: if the
  * route's device can take them, queue their installation there; RX moves
@@ -220,8 +223,9 @@ static inline void ktls_device_rx_rekey_framed(struct sock *sk,
 {
 }
 
-static inline void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx,
-				      u32 seq, u64 rec_sn)
+static inline void ktls_device_tx_resync(struct sock *sk,
+					 struct ktls_ctx *ctx, u32 seq,
+					 u64 rec_sn)
 {
 }
 
