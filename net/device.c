@@ -46,7 +46,7 @@
  * device going down sees every socket added to it before, and no socket
  * is added to it after.
  */
-static DECLARE_RWSEM(ktls_device_rwsem);
+DECLARE_RWSEM(ktls_device_rwsem);
 static DEFINE_SPINLOCK(ktls_device_lock);	/* the two lists */
 static LIST_HEAD(ktls_device_list);		/* offloaded, device attached */
 static LIST_HEAD(ktls_device_gone_list);	/* device went, socket lives */
@@ -189,7 +189,7 @@ void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
  * socket's context: it lives until the socket's destructor, which we
  * chain in front of the socket's own.  Socket locked.
  */
-static void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
+void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
 {
 	if (ctx->base.sk_destruct)
 		return;
@@ -254,23 +254,6 @@ void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_device_unclaim);
 
-/**
- * struct ktls_device_install - one tls_dev_add() in flight
- * @work:	runs it, off the syscall path
- * @sk:		the socket, held
- * @netdev:	the device, held
- * @start_seq:	TCP sequence number the device is told it starts at
- * @rekey:	TX keys changed since the socket was on a device: the
- *		fallback takes the new ones too (device_rekey.c)
- */
-struct ktls_device_install {
-	struct work_struct work;
-	struct sock *sk;
-	struct net_device *netdev;
-	u32 start_seq;
-	bool rekey;
-};
-
 /*
  * What the socket needs once it is on the device: the offload context,
  * where the driver keeps its state and the records wait for their ACK,
@@ -330,23 +313,9 @@ static void ktls_device_install_work(struct work_struct *work)
 	if (err)
 		goto out;
 	down_read(&ktls_device_rwsem);
-	/* A device that went down takes no new sockets. */
-	err = -ENETDOWN;
-	if (netdev->flags & IFF_UP) {
-		err = ktls_device_claim(ctx, netdev, KTLS_DEV_TX);
-		netdev = NULL;	/* the claim took our reference */
-	}
-	if (!err) {
-		struct net_device *dev;
-
-		dev = rcu_dereference_protected(ctx->base.netdev, true);
-		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
-						   TLS_OFFLOAD_CTX_DIR_TX,
-						   &ctx->base.crypto_send.info,
-						   inst->start_seq);
-		if (err)
-			ktls_device_unclaim(ctx, KTLS_DEV_TX);
-	}
+	err = ktls_device_add(sk, ctx, netdev, TLS_OFFLOAD_CTX_DIR_TX,
+			      inst->start_seq);
+	netdev = NULL;	/* the add took our reference */
 	/* The TX path moves over at its next record. */
 	if (!err)
 		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
@@ -384,6 +353,83 @@ struct net_device *ktls_device_capable(struct sock *sk, struct ktls_ctx *ctx,
 }
 
 /*
+ * Give the driver the keys of direction @dir in the kernel's context,
+ * for the record at TCP sequence @seq, on @netdev unless it went down
+ * (it takes no new sockets then).  Takes over the caller's reference on
+ * @netdev, whatever the outcome.  Process context, socket not locked
+ * (drivers may sleep, and look the socket up).
+ */
+int ktls_device_add(struct sock *sk, struct ktls_ctx *ctx,
+		    struct net_device *netdev, enum tls_offload_ctx_dir dir,
+		    u32 seq)
+{
+	struct tls_crypto_info *info = dir == TLS_OFFLOAD_CTX_DIR_TX ?
+				       &ctx->base.crypto_send.info :
+				       &ctx->base.crypto_recv.info;
+	struct net_device *dev;
+	int err;
+
+	lockdep_assert_held_read(&ktls_device_rwsem);
+	if (!(netdev->flags & IFF_UP)) {
+		dev_put(netdev);
+		return -ENETDOWN;
+	}
+	err = ktls_device_claim(ctx, netdev, BIT(dir));
+	if (err)
+		return err;
+	/* Drivers set their state (and RX resync mode) from here. */
+	dev = rcu_dereference_protected(ctx->base.netdev, true);
+	err = dev->tlsdev_ops->tls_dev_add(dev, sk, dir, info, seq);
+	if (err)
+		ktls_device_unclaim(ctx, BIT(dir));
+	return err;
+}
+
+/*
+ * An install for the socket's keys in the direction of @feature
+ * (NETIF_F_HW_TLS_TX or _RX), holding the route's device, or NULL if
+ * that device cannot take them.  Process context.
+ */
+struct ktls_device_install *ktls_device_install_new(struct sock *sk,
+						    struct ktls_ctx *ctx,
+						    netdev_features_t feature)
+{
+	struct ktls_device_install *inst;
+	struct net_device *netdev;
+
+	netdev = ktls_device_capable(sk, ctx, feature);
+	if (!netdev)
+		return NULL;
+	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	if (!inst) {
+		dev_put(netdev);
+		return NULL;
+	}
+	inst->netdev = netdev;
+	return inst;
+}
+
+/* An install given up before it was queued. */
+void ktls_device_install_free(struct ktls_device_install *inst)
+{
+	dev_put(inst->netdev);
+	kfree(inst);
+}
+
+/*
+ * Run @fn on @inst off the syscall path.  Holds @sk for it: @fn gives
+ * the socket and the device back, and frees @inst.
+ */
+void ktls_device_install_queue(struct ktls_device_install *inst,
+			       struct sock *sk, work_func_t fn)
+{
+	sock_hold(sk);
+	inst->sk = sk;
+	INIT_WORK(&inst->work, fn);
+	queue_work(ktls_device_wq, &inst->work);
+}
+
+/*
  * Queue the install of the socket's TX keys.  @rekey: they replace keys
  * a device had before, which it forgot (device_rekey.c); the install
  * work takes them from the socket then, once no skb the fallback would
@@ -394,15 +440,10 @@ static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
 				   bool rekey)
 {
 	struct ktls_device_install *inst;
-	struct net_device *netdev;
 
-	netdev = ktls_device_capable(sk, ctx, NETIF_F_HW_TLS_TX);
-	if (!netdev)
-		return;
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	inst = ktls_device_install_new(sk, ctx, NETIF_F_HW_TLS_TX);
 	if (!inst)
-		goto err_put;
-
+		return;
 	inst->rekey = rekey;
 	if (!rekey) {
 		/* Nothing was sent under the keys yet: these are exact. */
@@ -422,11 +463,7 @@ static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
 		ktls_device_own(sk, ctx);
 	}
 	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
-	sock_hold(sk);
-	inst->sk = sk;
-	inst->netdev = netdev;
-	INIT_WORK(&inst->work, ktls_device_install_work);
-	queue_work(ktls_device_wq, &inst->work);
+	ktls_device_install_queue(inst, sk, ktls_device_install_work);
 	return;
 
 err_fill:
@@ -434,9 +471,7 @@ err_fill:
 	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
 	if (!ctx->base.priv_ctx_rx)
 		memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
-	kfree(inst);
-err_put:
-	dev_put(netdev);
+	ktls_device_install_free(inst);
 }
 
 void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
@@ -670,28 +705,11 @@ out_unlock:
 int ktls_device_rx_add(struct sock *sk, struct ktls_ctx *ctx,
 		       struct net_device *netdev, u32 seq)
 {
-	int err = -ENETDOWN;
+	int err;
 
 	down_read(&ktls_device_rwsem);
-	/* A device that went down takes no new sockets. */
-	if (netdev->flags & IFF_UP) {
-		err = ktls_device_claim(ctx, netdev, KTLS_DEV_RX);
-		netdev = NULL;	/* the claim took our reference */
-	}
-	if (!err) {
-		struct net_device *dev;
-
-		/* Drivers set their state and resync mode in rxo from here. */
-		dev = rcu_dereference_protected(ctx->base.netdev, true);
-		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
-						   TLS_OFFLOAD_CTX_DIR_RX,
-						   &ctx->base.crypto_recv.info,
-						   seq);
-		if (err)
-			ktls_device_unclaim(ctx, KTLS_DEV_RX);
-	}
+	err = ktls_device_add(sk, ctx, netdev, TLS_OFFLOAD_CTX_DIR_RX, seq);
 	up_read(&ktls_device_rwsem);
-	dev_put(netdev);
 	return err;
 }
 
@@ -703,24 +721,12 @@ bool ktls_device_queue(struct work_struct *work)
 void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
 {
 	struct ktls_device_install *inst;
-	struct net_device *netdev;
 
-	netdev = ktls_device_capable(sk, ctx, NETIF_F_HW_TLS_RX);
-	if (!netdev)
-		return;
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
+	inst = ktls_device_install_new(sk, ctx, NETIF_F_HW_TLS_RX);
 	if (!inst)
-		goto err_put;
+		return;
 	ktls_device_own(sk, ctx);
-	sock_hold(sk);
-	inst->sk = sk;
-	inst->netdev = netdev;
-	INIT_WORK(&inst->work, ktls_device_rx_install_work);
-	queue_work(ktls_device_wq, &inst->work);
-	return;
-
-err_put:
-	dev_put(netdev);
+	ktls_device_install_queue(inst, sk, ktls_device_rx_install_work);
 }
 
 /*

@@ -163,6 +163,43 @@ void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir);
 struct net_device *ktls_device_of(struct sock *sk);
 void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
 bool ktls_device_queue(struct work_struct *work);
+/*
+ * Held for reading around tls_dev_add() and around a direction's move
+ * to the device, for writing by the notifier: a device going down sees
+ * every socket added to it before, and no socket is added to it after.
+ */
+extern struct rw_semaphore ktls_device_rwsem;
+/* The first offer of either direction: the context is the destructor's. */
+void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx);
+/* Claim @netdev for @dir and tls_dev_add(); under ktls_device_rwsem. */
+int ktls_device_add(struct sock *sk, struct ktls_ctx *ctx,
+		    struct net_device *netdev, enum tls_offload_ctx_dir dir,
+		    u32 seq);
+
+/**
+ * struct ktls_device_install - one tls_dev_add() in flight
+ * @work:	runs it, off the syscall path
+ * @sk:		the socket, held
+ * @netdev:	the device, held
+ * @start_seq:	TCP sequence number the device is told it starts at
+ * @rekey:	TX keys changed since the socket was on a device: the
+ *		fallback takes the new ones too (device_rekey.c)
+ */
+struct ktls_device_install {
+	struct work_struct work;
+	struct sock *sk;
+	struct net_device *netdev;
+	u32 start_seq;
+	bool rekey;
+};
+
+/* Installs (tls_dev_add() in a work item) of either direction. */
+struct ktls_device_install *ktls_device_install_new(struct sock *sk,
+						    struct ktls_ctx *ctx,
+						    netdev_features_t feature);
+void ktls_device_install_free(struct ktls_device_install *inst);
+void ktls_device_install_queue(struct ktls_device_install *inst,
+			       struct sock *sk, work_func_t fn);
 /* The driver forgets the keys of @dir if it has them.  Process context. */
 void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
 /* The same for TX, from a work item. */
