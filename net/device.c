@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Offload setup and teardown: asking the route's device to take a
- * socket's TX or RX keys (tlsdev_ops->tls_dev_add), the destructor that
- * frees an offloaded socket's context once no skb of it can reach a
- * driver any more (tls_device_sk_destruct), and the netdev notifier that
- * moves the sockets of a device going down to software without losing a
- * byte; and the RX resync (the TX one is device_tx_resync.c's).  This
- * file owns the list of offloaded contexts and the lifetime of an
- * offloaded socket's context.
+ * The offload core, shared by both directions: which device a socket's
+ * packets leave by and whether it takes the socket's keys, the claim of
+ * that one device for a direction and tls_dev_add() under it, the driver
+ * forgetting a direction (tls_dev_del()), the destructor that frees an
+ * offloaded socket's context once no skb of it can reach a driver any
+ * more (tls_device_sk_destruct), the work queue the installs and the
+ * freeing run on, and the netdev notifier that moves the sockets of a
+ * device going down to software without losing a byte.  This file owns
+ * the list of offloaded contexts and the lifetime of an offloaded
+ * socket's context.  When each direction goes to the device and back is
+ * device_tx_keys.c's and device_rx_keys.c's business: they call in here,
+ * nothing here calls them.
  *
  * Both directions use one device, the one drivers find in the context:
  * the first direction to claim a device puts the context on the list and
@@ -16,7 +20,8 @@
  * queues its freeing to a work item, because tls_dev_del() may sleep and
  * the destructor may run in softirq.  The notifier holds a reference on
  * the socket while it works on one, so the destructor cannot run under
- * it.
+ * it.  The destructor runs in any context, the notifier under RTNL, the
+ * rest in process context.
  *
  * The header set is the one of the in-tree file exporting the same
  * symbols: modversions CRCs depend on it (Documentation/offload.rst).
@@ -51,8 +56,6 @@ static DEFINE_SPINLOCK(ktls_device_lock);	/* the two lists */
 static LIST_HEAD(ktls_device_list);		/* offloaded, device attached */
 static LIST_HEAD(ktls_device_gone_list);	/* device went, socket lives */
 static struct workqueue_struct *ktls_device_wq;
-/* A fallback transform was built once: its algorithm is registered. */
-static bool ktls_device_fb_built;
 
 /* Tell the driver to forget the directions @dirs of the socket. */
 static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
@@ -255,84 +258,6 @@ void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 EXPORT_SYMBOL_IF_KUNIT(ktls_device_unclaim);
 
 /*
- * What the socket needs once it is on the device: the offload context,
- * where the driver keeps its state and the records wait for their ACK,
- * and the software fallback's transform, which encrypts them if they
- * leave by another device.  Allocated here rather than in setsockopt():
- * the transform's allocation and key schedule cost the caller more than
- * the rest of TLS_TX.  The TX path reads the context only once the work
- * published READY, and the destructor cannot run while the work holds
- * the socket, so no lock is needed to set it.
- */
-static int ktls_device_tx_prepare(struct ktls_ctx *ctx)
-{
-	struct tls_offload_context_tx *octx;
-	int err;
-
-	if (ctx->base.priv_ctx_tx)	/* the first offer did it */
-		return 0;
-	octx = ktls_device_octx_alloc(ctx);
-	if (!octx)
-		return -ENOMEM;
-	err = ktls_device_fallback_init(ctx, octx);
-	if (err) {
-		kfree(octx);
-		return err;
-	}
-	ctx->base.priv_ctx_tx = octx;	/* the driver's state goes there */
-	WRITE_ONCE(ktls_device_fb_built, true);
-	return 0;
-}
-
-/*
- * The driver gets the keys and the sequence numbers the socket had when
- * they were set, as upstream gives them.  If the application sent in
- * software meanwhile, the socket moves to the device later than that;
- * the device then sees its first record ahead of where it was told, as
- * after any loss, and finds its place with tls_get_record() (or asks for
- * a resync): records before the marker are not its own.  If the context
- * cannot be set up the socket simply stays in software.
- */
-static void ktls_device_install_work(struct work_struct *work)
-{
-	struct ktls_device_install *inst =
-		container_of(work, struct ktls_device_install, work);
-	struct net_device *netdev = inst->netdev;
-	struct sock *sk = inst->sk;
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-	int err = -ESTALE;
-
-	if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_PENDING)
-		goto out;
-	/* Before the claim: a notifier may hand TX to the fallback then. */
-	err = 0;
-	if (inst->rekey)
-		err = ktls_device_tx_rekey_prepare(sk, ctx, &inst->start_seq);
-	if (!err)
-		err = ktls_device_tx_prepare(ctx);
-	if (err)
-		goto out;
-	down_read(&ktls_device_rwsem);
-	err = ktls_device_add(sk, ctx, netdev, TLS_OFFLOAD_CTX_DIR_TX,
-			      inst->start_seq);
-	netdev = NULL;	/* the add took our reference */
-	/* The TX path moves over at its next record. */
-	if (!err)
-		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
-	up_read(&ktls_device_rwsem);
-out:
-	if (err)
-		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_NONE);
-	/* The keys changed while the driver took them: it takes the next. */
-	if (READ_ONCE(ctx->tx_dev) == KTLS_TX_DEV_ABANDONED)
-		ktls_device_tx_abandoned(sk, ctx, err);
-	dev_put(netdev);
-	/* May be the last reference: the destructor then frees the rest. */
-	sock_put(sk);
-	kfree(inst);
-}
-
-/*
  * The route's device, held, if it is up and takes keys of the socket's
  * suite in the direction of @feature (NETIF_F_HW_TLS_TX or _RX).
  */
@@ -386,6 +311,44 @@ int ktls_device_add(struct sock *sk, struct ktls_ctx *ctx,
 }
 
 /*
+ * Whoever clears the direction's bit tells the driver.  The other
+ * direction, if offloaded, stays on the device and keeps the context's
+ * reference; this one holds its own until tls_dev_del().
+ */
+void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
+{
+	struct net_device *netdev = NULL;
+	u8 bit = BIT(dir);
+
+	/* The notifier holds it for writing while it takes sockets off. */
+	down_read(&ktls_device_rwsem);
+	spin_lock_irq(&ktls_device_lock);
+	if (ctx->dev_dirs & bit) {
+		netdev = rcu_dereference_protected(ctx->base.netdev,
+						   lockdep_is_held(&ktls_device_lock));
+		dev_hold(netdev);
+	}
+	spin_unlock_irq(&ktls_device_lock);
+	if (netdev)
+		ktls_device_unclaim(ctx, bit);
+	up_read(&ktls_device_rwsem);
+	if (!netdev)
+		return;
+	/*
+	 * No skb of the socket is in the driver's xmit after this, and no
+	 * RX resync of ours in the driver.
+	 */
+	synchronize_net();
+	netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base, dir);
+	dev_put(netdev);
+}
+
+bool ktls_device_queue(struct work_struct *work)
+{
+	return queue_work(ktls_device_wq, work);
+}
+
+/*
  * An install for the socket's keys in the direction of @feature
  * (NETIF_F_HW_TLS_TX or _RX), holding the route's device, or NULL if
  * that device cannot take them.  Process context.
@@ -427,328 +390,6 @@ void ktls_device_install_queue(struct ktls_device_install *inst,
 	inst->sk = sk;
 	INIT_WORK(&inst->work, fn);
 	queue_work(ktls_device_wq, &inst->work);
-}
-
-/*
- * Queue the install of the socket's TX keys.  @rekey: they replace keys
- * a device had before, which it forgot (device_rekey.c); the install
- * work takes them from the socket then, once no skb the fallback would
- * encrypt under the old ones can still be on its way out.  Socket
- * locked, process context.
- */
-static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
-				   bool rekey)
-{
-	struct ktls_device_install *inst;
-
-	inst = ktls_device_install_new(sk, ctx, NETIF_F_HW_TLS_TX);
-	if (!inst)
-		return;
-	inst->rekey = rekey;
-	if (!rekey) {
-		/* Nothing was sent under the keys yet: these are exact. */
-		ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_TX);
-		/*
-		 * The first transform after boot may have to build the
-		 * synchronous algorithm, crypto manager self-test included;
-		 * every install (and the driver's own allocations) would
-		 * wait for it in the work.  The first offer builds it here
-		 * instead, as the first software key builds the software
-		 * layer's.
-		 */
-		if (!READ_ONCE(ktls_device_fb_built) &&
-		    ktls_device_tx_prepare(ctx))
-			goto err_fill;
-		inst->start_seq = tcp_sk(sk)->write_seq;
-		ktls_device_own(sk, ctx);
-	}
-	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
-	ktls_device_install_queue(inst, sk, ktls_device_install_work);
-	return;
-
-err_fill:
-	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
-	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
-	if (!ctx->base.priv_ctx_rx)
-		memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
-	ktls_device_install_free(inst);
-}
-
-void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ktls_device_tx_install(sk, ctx, false);
-}
-
-void ktls_device_tx_reoffer(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ktls_device_tx_install(sk, ctx, true);
-}
-
-void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
-{
-	struct tls_offload_context_tx *octx;
-	bool on = false, again = false;
-
-	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ON) !=
-	    KTLS_TX_DEV_READY)
-		return;
-	/* The install work set it before it published READY. */
-	octx = tls_offload_ctx_tx(&ctx->base);
-	/* Against the notifier: the device is either still there or gone. */
-	down_read(&ktls_device_rwsem);
-	if ((READ_ONCE(ctx->dev_dirs) & KTLS_DEV_TX) &&
-	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
-		/* Set since a first time on the device, before a key update. */
-		again = inet_csk(sk)->icsk_clean_acked;
-		if (!again)
-			clean_acked_data_enable(inet_csk(sk),
-						ktls_device_clean_acked);
-		ctx->base.tx_conf = TLS_HW;
-		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
-		/* Drivers see the socket as offloaded from this store on. */
-		smp_store_release(&sk->sk_validate_xmit_skb,
-				  tls_validate_xmit_skb);
-		on = true;
-	}
-	up_read(&ktls_device_rwsem);
-	if (!on) {
-		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
-		return;
-	}
-	ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
-	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_DEVICE);
-	/* A socket counts once however often its keys change. */
-	if (!again)
-		ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
-}
-
-/**
- * struct ktls_device_leave - a socket giving its device back
- * @work:	tells the driver, off the syscall path
- * @sk:		the socket, held
- */
-struct ktls_device_leave {
-	struct work_struct work;
-	struct sock *sk;
-};
-
-/*
- * Whoever clears the direction's bit tells the driver.  The other
- * direction, if offloaded, stays on the device and keeps the context's
- * reference; this one holds its own until tls_dev_del().
- */
-void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
-{
-	struct net_device *netdev = NULL;
-	u8 bit = BIT(dir);
-
-	/* The notifier holds it for writing while it takes sockets off. */
-	down_read(&ktls_device_rwsem);
-	spin_lock_irq(&ktls_device_lock);
-	if (ctx->dev_dirs & bit) {
-		netdev = rcu_dereference_protected(ctx->base.netdev,
-						   lockdep_is_held(&ktls_device_lock));
-		dev_hold(netdev);
-	}
-	spin_unlock_irq(&ktls_device_lock);
-	if (netdev)
-		ktls_device_unclaim(ctx, bit);
-	up_read(&ktls_device_rwsem);
-	if (!netdev)
-		return;
-	/*
-	 * No skb of the socket is in the driver's xmit after this, and no
-	 * RX resync of ours in the driver.
-	 */
-	synchronize_net();
-	netdev->tlsdev_ops->tls_dev_del(netdev, &ctx->base, dir);
-	dev_put(netdev);
-}
-
-static void ktls_device_leave_work(struct work_struct *work)
-{
-	struct ktls_device_leave *lv =
-		container_of(work, struct ktls_device_leave, work);
-
-	struct ktls_ctx *ctx = ktls_ctx(lv->sk);
-
-	ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
-	/* tls_dev_del() returned: see ktls_device_tx_drained(). */
-	smp_mb__before_atomic();
-	atomic_dec(&ctx->tx_forgetting);
-	sock_put(lv->sk);
-	kfree(lv);
-}
-
-void ktls_device_tx_forget(struct sock *sk, struct ktls_ctx *ctx)
-{
-	struct ktls_device_leave *lv;
-
-	lv = kmalloc(sizeof(*lv), GFP_KERNEL);
-	if (!lv) {
-		ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
-		return;
-	}
-	/*
-	 * The direction's bit goes before the driver is told: a new key
-	 * must not be offered until tls_dev_del() returned, or the work's
-	 * del could take the new state the concurrent install just added.
-	 */
-	atomic_inc(&ctx->tx_forgetting);
-	sock_hold(sk);
-	lv->sk = sk;
-	INIT_WORK(&lv->work, ktls_device_leave_work);
-	queue_work(ktls_device_wq, &lv->work);
-}
-
-void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ctx->base.tx_conf = TLS_SW;
-	WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
-	/*
-	 * Device-form records already built are encrypted by the fallback
-	 * from here on, under the keys they were built for; drivers no
-	 * longer take the socket's skbs for theirs.
-	 */
-	WRITE_ONCE(sk->sk_validate_xmit_skb, ktls_device_validate_xmit_sw);
-	ktls_stat_add(sk, KTLS_STAT_CURR_TX_DEVICE, -1);
-	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
-	ktls_device_tx_forget(sk, ctx);
-}
-
-/* RX is on the device: the socket counts as offloaded from here on. */
-static void ktls_device_rx_on(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ctx->base.rx_conf = TLS_HW;
-	WRITE_ONCE(ctx->rx_conf, KTLS_CONF_HW);
-	ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
-	ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE);
-	ktls_stat_inc(sk, KTLS_STAT_CURR_RX_DEVICE);
-}
-
-/*
- * The driver has not taken the keys: RX stays in software.  Socket
- * locked.  A socket closed meanwhile keeps its state for the destructor.
- */
-static void ktls_device_rx_drop(struct ktls_ctx *ctx)
-{
-	if (ctx->closed)
-		return;
-	ktls_device_rx_free(ctx->base.priv_ctx_rx);
-	ctx->base.priv_ctx_rx = NULL;
-	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
-	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
-}
-
-/*
- * RX moves to the device while the socket goes on in software.  Its RX
- * offload state is in place, under the socket lock, before the driver
- * has the keys, so whatever the device marks decrypted from then on is
- * taken as such.  The device is told the record the socket frames next
- * and its number; records that passed it before it had the keys come up
- * as ciphertext, are decrypted in software, and the device finds the
- * stream after them as after a loss, by a resync.  A key update on the
- * way is caught like any other (the offload state goes stale).
- *
- * TLS 1.3 is offered too (upstream offers 1.2 only): the driver reads the
- * version from the crypto info and refuses what it does not do.
- */
-static void ktls_device_rx_install_work(struct work_struct *work)
-{
-	struct ktls_device_install *inst =
-		container_of(work, struct ktls_device_install, work);
-	struct net_device *netdev = inst->netdev;
-	struct sock *sk = inst->sk;
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-	struct ktls_rx_offload *rxo;
-	int err = -ESTALE;
-	u32 seq;
-
-	lock_sock(sk);
-	if (ctx->closed)
-		goto out_unlock;
-	err = -ENOMEM;
-	rxo = ktls_device_rx_alloc(ctx);
-	if (!rxo)
-		goto out_unlock;
-	ktls_device_rx_rekey_init(rxo, sk);
-	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_RX);
-	seq = ktls_rx_next_seq(sk);
-	ctx->base.priv_ctx_rx = rxo;
-	release_sock(sk);
-
-	err = ktls_device_rx_add(sk, ctx, netdev, seq);
-	netdev = NULL;	/* the add took our reference */
-
-	lock_sock(sk);
-	if (err) {
-		ktls_device_rx_drop(ctx);
-	} else if (!ctx->closed) {
-		ktls_device_rx_on(sk, ctx);
-		/* The keys changed while the driver took them. */
-		if (rxo->stale)
-			ktls_device_rx_rekey(sk, ctx);
-	}
-out_unlock:
-	release_sock(sk);
-	dev_put(netdev);
-	/* May be the last reference: the destructor then frees the rest. */
-	sock_put(sk);
-	kfree(inst);
-}
-
-/*
- * Give the driver the RX keys in the kernel's context, for the record
- * at TCP sequence @seq.  Takes over the reference on @netdev.  Process
- * context, socket not locked (drivers may sleep, and look the socket up).
- */
-int ktls_device_rx_add(struct sock *sk, struct ktls_ctx *ctx,
-		       struct net_device *netdev, u32 seq)
-{
-	int err;
-
-	down_read(&ktls_device_rwsem);
-	err = ktls_device_add(sk, ctx, netdev, TLS_OFFLOAD_CTX_DIR_RX, seq);
-	up_read(&ktls_device_rwsem);
-	return err;
-}
-
-bool ktls_device_queue(struct work_struct *work)
-{
-	return queue_work(ktls_device_wq, work);
-}
-
-void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
-{
-	struct ktls_device_install *inst;
-
-	inst = ktls_device_install_new(sk, ctx, NETIF_F_HW_TLS_RX);
-	if (!inst)
-		return;
-	ktls_device_own(sk, ctx);
-	ktls_device_install_queue(inst, sk, ktls_device_rx_install_work);
-}
-
-/*
- * Under RCU, as tls.ko calls it: drivers answer from their RX path and
- * may not sleep here.  The notifier clears netdev, then waits for RCU,
- * then calls tls_dev_del(), so no resync reaches a deleted flow.
- */
-void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
-			   u64 rec_sn)
-{
-	struct net_device *netdev;
-	u8 rcd_sn[TLS_MAX_REC_SEQ_SIZE];
-
-	put_unaligned_be64(rec_sn, rcd_sn);
-	rcu_read_lock();
-	netdev = rcu_dereference(ctx->base.netdev);
-	if (netdev && !test_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags)) {
-		netdev->tlsdev_ops->tls_dev_resync(netdev, sk, seq, rcd_sn,
-						   TLS_OFFLOAD_CTX_DIR_RX);
-		ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE_RESYNC);
-	}
-	rcu_read_unlock();
 }
 
 /*
