@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Offload setup and teardown: asking the route's device to take a
- * socket's TX or RX keys (tlsdev_ops->tls_dev_add), the destructor that
- * frees an offloaded socket's context once no skb of it can reach a
- * driver any more (tls_device_sk_destruct), and the netdev notifier that
- * moves the sockets of a device going down to software without losing a
- * byte; and the resyncs of both directions.  This file owns the list of
- * offloaded contexts and the lifetime of an offloaded socket's context.
+ * The offload core, shared by both directions: which device a socket's
+ * packets leave by and whether it takes the socket's keys, the claim of
+ * that one device for a direction and tls_dev_add() under it, the driver
+ * forgetting a direction (tls_dev_del()), the destructor that frees an
+ * offloaded socket's context once no skb of it can reach a driver any
+ * more (tls_device_sk_destruct), the work queue the installs and the
+ * freeing run on, and the netdev notifier that moves the sockets of a
+ * device going down to software without losing a byte.  This file owns
+ * the list of offloaded contexts and the lifetime of an offloaded
+ * socket's context.  When each direction goes to the device and back is
+ * device_tx_keys.c's and device_rx_keys.c's business: they call in here,
+ * nothing here calls them.
  *
  * Both directions use one device, the one drivers find in the context:
  * the first direction to claim a device puts the context on the list and
@@ -15,7 +20,8 @@
  * queues its freeing to a work item, because tls_dev_del() may sleep and
  * the destructor may run in softirq.  The notifier holds a reference on
  * the socket while it works on one, so the destructor cannot run under
- * it.
+ * it.  The destructor runs in any context, the notifier under RTNL, the
+ * rest in process context.
  *
  * The header set is the one of the in-tree file exporting the same
  * symbols: modversions CRCs depend on it (Documentation/offload.rst).
@@ -45,13 +51,11 @@
  * device going down sees every socket added to it before, and no socket
  * is added to it after.
  */
-static DECLARE_RWSEM(ktls_device_rwsem);
+DECLARE_RWSEM(ktls_device_rwsem);
 static DEFINE_SPINLOCK(ktls_device_lock);	/* the two lists */
 static LIST_HEAD(ktls_device_list);		/* offloaded, device attached */
 static LIST_HEAD(ktls_device_gone_list);	/* device went, socket lives */
 static struct workqueue_struct *ktls_device_wq;
-/* A fallback transform was built once: its algorithm is registered. */
-static bool ktls_device_fb_built;
 
 /* Tell the driver to forget the directions @dirs of the socket. */
 static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
@@ -119,56 +123,6 @@ void tls_device_sk_destruct(struct sock *sk)
 	queue_work(ktls_device_wq, &ctx->device_work);
 }
 EXPORT_SYMBOL_GPL(tls_device_sk_destruct);
-
-/*
- * The record must begin an skb of its own, so TCP may not append it to
- * the previous one.
- */
-void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
-			u64 rec_sn)
-{
-	struct net_device *netdev;
-	u8 rcd_sn[TLS_MAX_REC_SEQ_SIZE];
-	int err = -ENODEV;
-
-	if (!test_bit(TLS_TX_SYNC_SCHED, &ctx->base.flags))
-		return;
-	tcp_write_collapse_fence(sk);
-	put_unaligned_be64(rec_sn, rcd_sn);
-	/* The notifier clears netdev, then waits for RCU, then calls del. */
-	rcu_read_lock();
-	netdev = rcu_dereference(ctx->base.netdev);
-	if (netdev)
-		dev_hold(netdev);
-	rcu_read_unlock();
-	if (netdev) {
-		err = netdev->tlsdev_ops->tls_dev_resync(netdev, sk, seq, rcd_sn,
-							 TLS_OFFLOAD_CTX_DIR_TX);
-		dev_put(netdev);
-	}
-	/* On failure the driver is asked again at the next record. */
-	if (!err)
-		clear_bit_unlock(TLS_TX_SYNC_SCHED, &ctx->base.flags);
-}
-
-/**
- * tls_offload_tx_resync_request() - a driver lost track of the TX stream
- * @sk:		the socket
- * @got_seq:	the sequence number the driver was given
- * @exp_seq:	the one it expected
- *
- * Any context.  Before its next record the socket calls the driver's
- * tls_dev_resync() with that record's sequence numbers; meanwhile
- * tls_offload_tx_resync_pending() is true.
- */
-void tls_offload_tx_resync_request(struct sock *sk, u32 got_seq, u32 exp_seq)
-{
-	struct tls_context *base = tls_get_ctx(sk);
-
-	/* A second request before the first was served is a driver bug. */
-	WARN_ON_ONCE(test_and_set_bit(TLS_TX_SYNC_SCHED, &base->flags));
-}
-EXPORT_SYMBOL_GPL(tls_offload_tx_resync_request);
 
 /* The device the socket's packets leave by: below a bond, its slave. */
 struct net_device *ktls_device_of(struct sock *sk)
@@ -238,7 +192,7 @@ void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
  * socket's context: it lives until the socket's destructor, which we
  * chain in front of the socket's own.  Socket locked.
  */
-static void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
+void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx)
 {
 	if (ctx->base.sk_destruct)
 		return;
@@ -303,115 +257,6 @@ void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_device_unclaim);
 
-/**
- * struct ktls_device_install - one tls_dev_add() in flight
- * @work:	runs it, off the syscall path
- * @sk:		the socket, held
- * @netdev:	the device, held
- * @start_seq:	TCP sequence number the device is told it starts at
- * @rekey:	TX keys changed since the socket was on a device: the
- *		fallback takes the new ones too (device_rekey.c)
- */
-struct ktls_device_install {
-	struct work_struct work;
-	struct sock *sk;
-	struct net_device *netdev;
-	u32 start_seq;
-	bool rekey;
-};
-
-/*
- * What the socket needs once it is on the device: the offload context,
- * where the driver keeps its state and the records wait for their ACK,
- * and the software fallback's transform, which encrypts them if they
- * leave by another device.  Allocated here rather than in setsockopt():
- * the transform's allocation and key schedule cost the caller more than
- * the rest of TLS_TX.  The TX path reads the context only once the work
- * published READY, and the destructor cannot run while the work holds
- * the socket, so no lock is needed to set it.
- */
-static int ktls_device_tx_prepare(struct ktls_ctx *ctx)
-{
-	struct tls_offload_context_tx *octx;
-	int err;
-
-	if (ctx->base.priv_ctx_tx)	/* the first offer did it */
-		return 0;
-	octx = ktls_device_octx_alloc(ctx);
-	if (!octx)
-		return -ENOMEM;
-	err = ktls_device_fallback_init(ctx, octx);
-	if (err) {
-		kfree(octx);
-		return err;
-	}
-	ctx->base.priv_ctx_tx = octx;	/* the driver's state goes there */
-	WRITE_ONCE(ktls_device_fb_built, true);
-	return 0;
-}
-
-/*
- * The driver gets the keys and the sequence numbers the socket had when
- * they were set, as upstream gives them.  If the application sent in
- * software meanwhile, the socket moves to the device later than that;
- * the device then sees its first record ahead of where it was told, as
- * after any loss, and finds its place with tls_get_record() (or asks for
- * a resync): records before the marker are not its own.  If the context
- * cannot be set up the socket simply stays in software.
- */
-static void ktls_device_install_work(struct work_struct *work)
-{
-	struct ktls_device_install *inst =
-		container_of(work, struct ktls_device_install, work);
-	struct net_device *netdev = inst->netdev;
-	struct sock *sk = inst->sk;
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-	int err = -ESTALE;
-
-	if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_PENDING)
-		goto out;
-	/* Before the claim: a notifier may hand TX to the fallback then. */
-	err = 0;
-	if (inst->rekey)
-		err = ktls_device_tx_rekey_prepare(sk, ctx, &inst->start_seq);
-	if (!err)
-		err = ktls_device_tx_prepare(ctx);
-	if (err)
-		goto out;
-	down_read(&ktls_device_rwsem);
-	/* A device that went down takes no new sockets. */
-	err = -ENETDOWN;
-	if (netdev->flags & IFF_UP) {
-		err = ktls_device_claim(ctx, netdev, KTLS_DEV_TX);
-		netdev = NULL;	/* the claim took our reference */
-	}
-	if (!err) {
-		struct net_device *dev;
-
-		dev = rcu_dereference_protected(ctx->base.netdev, true);
-		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
-						   TLS_OFFLOAD_CTX_DIR_TX,
-						   &ctx->base.crypto_send.info,
-						   inst->start_seq);
-		if (err)
-			ktls_device_unclaim(ctx, KTLS_DEV_TX);
-	}
-	/* The TX path moves over at its next record. */
-	if (!err)
-		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
-	up_read(&ktls_device_rwsem);
-out:
-	if (err)
-		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_NONE);
-	/* The keys changed while the driver took them: it takes the next. */
-	if (READ_ONCE(ctx->tx_dev) == KTLS_TX_DEV_ABANDONED)
-		ktls_device_tx_abandoned(sk, ctx, err);
-	dev_put(netdev);
-	/* May be the last reference: the destructor then frees the rest. */
-	sock_put(sk);
-	kfree(inst);
-}
-
 /*
  * The route's device, held, if it is up and takes keys of the socket's
  * suite in the direction of @feature (NETIF_F_HW_TLS_TX or _RX).
@@ -433,118 +278,37 @@ struct net_device *ktls_device_capable(struct sock *sk, struct ktls_ctx *ctx,
 }
 
 /*
- * Queue the install of the socket's TX keys.  @rekey: they replace keys
- * a device had before, which it forgot (device_rekey.c); the install
- * work takes them from the socket then, once no skb the fallback would
- * encrypt under the old ones can still be on its way out.  Socket
- * locked, process context.
+ * Give the driver the keys of direction @dir in the kernel's context,
+ * for the record at TCP sequence @seq, on @netdev unless it went down
+ * (it takes no new sockets then).  Takes over the caller's reference on
+ * @netdev, whatever the outcome.  Process context, socket not locked
+ * (drivers may sleep, and look the socket up).
  */
-static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
-				   bool rekey)
+int ktls_device_add(struct sock *sk, struct ktls_ctx *ctx,
+		    struct net_device *netdev, enum tls_offload_ctx_dir dir,
+		    u32 seq)
 {
-	struct ktls_device_install *inst;
-	struct net_device *netdev;
+	struct tls_crypto_info *info = dir == TLS_OFFLOAD_CTX_DIR_TX ?
+				       &ctx->base.crypto_send.info :
+				       &ctx->base.crypto_recv.info;
+	struct net_device *dev;
+	int err;
 
-	netdev = ktls_device_capable(sk, ctx, NETIF_F_HW_TLS_TX);
-	if (!netdev)
-		return;
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
-	if (!inst)
-		goto err_put;
-
-	inst->rekey = rekey;
-	if (!rekey) {
-		/* Nothing was sent under the keys yet: these are exact. */
-		ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_TX);
-		/*
-		 * The first transform after boot may have to build the
-		 * synchronous algorithm, crypto manager self-test included;
-		 * every install (and the driver's own allocations) would
-		 * wait for it in the work.  The first offer builds it here
-		 * instead, as the first software key builds the software
-		 * layer's.
-		 */
-		if (!READ_ONCE(ktls_device_fb_built) &&
-		    ktls_device_tx_prepare(ctx))
-			goto err_fill;
-		inst->start_seq = tcp_sk(sk)->write_seq;
-		ktls_device_own(sk, ctx);
+	lockdep_assert_held_read(&ktls_device_rwsem);
+	if (!(netdev->flags & IFF_UP)) {
+		dev_put(netdev);
+		return -ENETDOWN;
 	}
-	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
-	sock_hold(sk);
-	inst->sk = sk;
-	inst->netdev = netdev;
-	INIT_WORK(&inst->work, ktls_device_install_work);
-	queue_work(ktls_device_wq, &inst->work);
-	return;
-
-err_fill:
-	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
-	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
-	if (!ctx->base.priv_ctx_rx)
-		memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
-	kfree(inst);
-err_put:
-	dev_put(netdev);
+	err = ktls_device_claim(ctx, netdev, BIT(dir));
+	if (err)
+		return err;
+	/* Drivers set their state (and RX resync mode) from here. */
+	dev = rcu_dereference_protected(ctx->base.netdev, true);
+	err = dev->tlsdev_ops->tls_dev_add(dev, sk, dir, info, seq);
+	if (err)
+		ktls_device_unclaim(ctx, BIT(dir));
+	return err;
 }
-
-void ktls_device_tx_offer(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ktls_device_tx_install(sk, ctx, false);
-}
-
-void ktls_device_tx_reoffer(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ktls_device_tx_install(sk, ctx, true);
-}
-
-void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
-{
-	struct tls_offload_context_tx *octx;
-	bool on = false, again = false;
-
-	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ON) !=
-	    KTLS_TX_DEV_READY)
-		return;
-	/* The install work set it before it published READY. */
-	octx = tls_offload_ctx_tx(&ctx->base);
-	/* Against the notifier: the device is either still there or gone. */
-	down_read(&ktls_device_rwsem);
-	if ((READ_ONCE(ctx->dev_dirs) & KTLS_DEV_TX) &&
-	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
-		/* Set since a first time on the device, before a key update. */
-		again = inet_csk(sk)->icsk_clean_acked;
-		if (!again)
-			clean_acked_data_enable(inet_csk(sk),
-						ktls_device_clean_acked);
-		ctx->base.tx_conf = TLS_HW;
-		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
-		/* Drivers see the socket as offloaded from this store on. */
-		smp_store_release(&sk->sk_validate_xmit_skb,
-				  tls_validate_xmit_skb);
-		on = true;
-	}
-	up_read(&ktls_device_rwsem);
-	if (!on) {
-		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
-		return;
-	}
-	ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
-	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_DEVICE);
-	/* A socket counts once however often its keys change. */
-	if (!again)
-		ktls_stat_inc(sk, KTLS_STAT_TX_DEVICE);
-}
-
-/**
- * struct ktls_device_leave - a socket giving its device back
- * @work:	tells the driver, off the syscall path
- * @sk:		the socket, held
- */
-struct ktls_device_leave {
-	struct work_struct work;
-	struct sock *sk;
-};
 
 /*
  * Whoever clears the direction's bit tells the driver.  The other
@@ -579,219 +343,53 @@ void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 	dev_put(netdev);
 }
 
-static void ktls_device_leave_work(struct work_struct *work)
-{
-	struct ktls_device_leave *lv =
-		container_of(work, struct ktls_device_leave, work);
-
-	struct ktls_ctx *ctx = ktls_ctx(lv->sk);
-
-	ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
-	/* tls_dev_del() returned: see ktls_device_tx_drained(). */
-	smp_mb__before_atomic();
-	atomic_dec(&ctx->tx_forgetting);
-	sock_put(lv->sk);
-	kfree(lv);
-}
-
-void ktls_device_tx_forget(struct sock *sk, struct ktls_ctx *ctx)
-{
-	struct ktls_device_leave *lv;
-
-	lv = kmalloc(sizeof(*lv), GFP_KERNEL);
-	if (!lv) {
-		ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
-		return;
-	}
-	/*
-	 * The direction's bit goes before the driver is told: a new key
-	 * must not be offered until tls_dev_del() returned, or the work's
-	 * del could take the new state the concurrent install just added.
-	 */
-	atomic_inc(&ctx->tx_forgetting);
-	sock_hold(sk);
-	lv->sk = sk;
-	INIT_WORK(&lv->work, ktls_device_leave_work);
-	queue_work(ktls_device_wq, &lv->work);
-}
-
-void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ctx->base.tx_conf = TLS_SW;
-	WRITE_ONCE(ctx->tx_conf, KTLS_CONF_SW);
-	/*
-	 * Device-form records already built are encrypted by the fallback
-	 * from here on, under the keys they were built for; drivers no
-	 * longer take the socket's skbs for theirs.
-	 */
-	WRITE_ONCE(sk->sk_validate_xmit_skb, ktls_device_validate_xmit_sw);
-	ktls_stat_add(sk, KTLS_STAT_CURR_TX_DEVICE, -1);
-	ktls_stat_inc(sk, KTLS_STAT_CURR_TX_SW);
-	ktls_device_tx_forget(sk, ctx);
-}
-
-/* RX is on the device: the socket counts as offloaded from here on. */
-static void ktls_device_rx_on(struct sock *sk, struct ktls_ctx *ctx)
-{
-	ctx->base.rx_conf = TLS_HW;
-	WRITE_ONCE(ctx->rx_conf, KTLS_CONF_HW);
-	ktls_stat_add(sk, KTLS_STAT_CURR_RX_SW, -1);
-	ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE);
-	ktls_stat_inc(sk, KTLS_STAT_CURR_RX_DEVICE);
-}
-
-/*
- * The driver has not taken the keys: RX stays in software.  Socket
- * locked.  A socket closed meanwhile keeps its state for the destructor.
- */
-static void ktls_device_rx_drop(struct ktls_ctx *ctx)
-{
-	if (ctx->closed)
-		return;
-	ktls_device_rx_free(ctx->base.priv_ctx_rx);
-	ctx->base.priv_ctx_rx = NULL;
-	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
-	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
-}
-
-/*
- * RX moves to the device while the socket goes on in software.  Its RX
- * offload state is in place, under the socket lock, before the driver
- * has the keys, so whatever the device marks decrypted from then on is
- * taken as such.  The device is told the record the socket frames next
- * and its number; records that passed it before it had the keys come up
- * as ciphertext, are decrypted in software, and the device finds the
- * stream after them as after a loss, by a resync.  A key update on the
- * way is caught like any other (the offload state goes stale).
- *
- * TLS 1.3 is offered too (upstream offers 1.2 only): the driver reads the
- * version from the crypto info and refuses what it does not do.
- */
-static void ktls_device_rx_install_work(struct work_struct *work)
-{
-	struct ktls_device_install *inst =
-		container_of(work, struct ktls_device_install, work);
-	struct net_device *netdev = inst->netdev;
-	struct sock *sk = inst->sk;
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-	struct ktls_rx_offload *rxo;
-	int err = -ESTALE;
-	u32 seq;
-
-	lock_sock(sk);
-	if (ctx->closed)
-		goto out_unlock;
-	err = -ENOMEM;
-	rxo = ktls_device_rx_alloc(ctx);
-	if (!rxo)
-		goto out_unlock;
-	ktls_device_rx_rekey_init(rxo, sk);
-	ktls_device_fill(ctx, TLS_OFFLOAD_CTX_DIR_RX);
-	seq = ktls_rx_next_seq(sk);
-	ctx->base.priv_ctx_rx = rxo;
-	release_sock(sk);
-
-	err = ktls_device_rx_add(sk, ctx, netdev, seq);
-	netdev = NULL;	/* the add took our reference */
-
-	lock_sock(sk);
-	if (err) {
-		ktls_device_rx_drop(ctx);
-	} else if (!ctx->closed) {
-		ktls_device_rx_on(sk, ctx);
-		/* The keys changed while the driver took them. */
-		if (rxo->stale)
-			ktls_device_rx_rekey(sk, ctx);
-	}
-out_unlock:
-	release_sock(sk);
-	dev_put(netdev);
-	/* May be the last reference: the destructor then frees the rest. */
-	sock_put(sk);
-	kfree(inst);
-}
-
-/*
- * Give the driver the RX keys in the kernel's context, for the record
- * at TCP sequence @seq.  Takes over the reference on @netdev.  Process
- * context, socket not locked (drivers may sleep, and look the socket up).
- */
-int ktls_device_rx_add(struct sock *sk, struct ktls_ctx *ctx,
-		       struct net_device *netdev, u32 seq)
-{
-	int err = -ENETDOWN;
-
-	down_read(&ktls_device_rwsem);
-	/* A device that went down takes no new sockets. */
-	if (netdev->flags & IFF_UP) {
-		err = ktls_device_claim(ctx, netdev, KTLS_DEV_RX);
-		netdev = NULL;	/* the claim took our reference */
-	}
-	if (!err) {
-		struct net_device *dev;
-
-		/* Drivers set their state and resync mode in rxo from here. */
-		dev = rcu_dereference_protected(ctx->base.netdev, true);
-		err = dev->tlsdev_ops->tls_dev_add(dev, sk,
-						   TLS_OFFLOAD_CTX_DIR_RX,
-						   &ctx->base.crypto_recv.info,
-						   seq);
-		if (err)
-			ktls_device_unclaim(ctx, KTLS_DEV_RX);
-	}
-	up_read(&ktls_device_rwsem);
-	dev_put(netdev);
-	return err;
-}
-
 bool ktls_device_queue(struct work_struct *work)
 {
 	return queue_work(ktls_device_wq, work);
 }
 
-void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx)
+/*
+ * An install for the socket's keys in the direction of @feature
+ * (NETIF_F_HW_TLS_TX or _RX), holding the route's device, or NULL if
+ * that device cannot take them.  Process context.
+ */
+struct ktls_device_install *ktls_device_install_new(struct sock *sk,
+						    struct ktls_ctx *ctx,
+						    netdev_features_t feature)
 {
 	struct ktls_device_install *inst;
 	struct net_device *netdev;
 
-	netdev = ktls_device_capable(sk, ctx, NETIF_F_HW_TLS_RX);
+	netdev = ktls_device_capable(sk, ctx, feature);
 	if (!netdev)
-		return;
+		return NULL;
 	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
-	if (!inst)
-		goto err_put;
-	ktls_device_own(sk, ctx);
-	sock_hold(sk);
-	inst->sk = sk;
+	if (!inst) {
+		dev_put(netdev);
+		return NULL;
+	}
 	inst->netdev = netdev;
-	INIT_WORK(&inst->work, ktls_device_rx_install_work);
-	queue_work(ktls_device_wq, &inst->work);
-	return;
+	return inst;
+}
 
-err_put:
-	dev_put(netdev);
+/* An install given up before it was queued. */
+void ktls_device_install_free(struct ktls_device_install *inst)
+{
+	dev_put(inst->netdev);
+	kfree(inst);
 }
 
 /*
- * Under RCU, as tls.ko calls it: drivers answer from their RX path and
- * may not sleep here.  The notifier clears netdev, then waits for RCU,
- * then calls tls_dev_del(), so no resync reaches a deleted flow.
+ * Run @fn on @inst off the syscall path.  Holds @sk for it: @fn gives
+ * the socket and the device back, and frees @inst.
  */
-void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
-			   u64 rec_sn)
+void ktls_device_install_queue(struct ktls_device_install *inst,
+			       struct sock *sk, work_func_t fn)
 {
-	struct net_device *netdev;
-	u8 rcd_sn[TLS_MAX_REC_SEQ_SIZE];
-
-	put_unaligned_be64(rec_sn, rcd_sn);
-	rcu_read_lock();
-	netdev = rcu_dereference(ctx->base.netdev);
-	if (netdev && !test_bit(TLS_RX_DEV_DEGRADED, &ctx->base.flags)) {
-		netdev->tlsdev_ops->tls_dev_resync(netdev, sk, seq, rcd_sn,
-						   TLS_OFFLOAD_CTX_DIR_RX);
-		ktls_stat_inc(sk, KTLS_STAT_RX_DEVICE_RESYNC);
-	}
-	rcu_read_unlock();
+	sock_hold(sk);
+	inst->sk = sk;
+	INIT_WORK(&inst->work, fn);
+	queue_work(ktls_device_wq, &inst->work);
 }
 
 /*

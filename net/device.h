@@ -1,11 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Offload to a NIC through the kernel's tlsdev_ops: the entry points
- * device.c (setup, teardown, netdev events), device_tx.c (records in
- * device form and their tracking), device_fallback.c (software
- * encryption of skbs the device does not encrypt) and device_rx.c (what
- * the device decrypted, its recovery, RX resync) call each other by,
- * and the TX and RX paths (tx.c, rx.c) and key setting (keys.c) call.
+ * Offload to a NIC through the kernel's tlsdev_ops, split by direction
+ * around a shared core:
+ *   device.c		the core: the device and its claim, tls_dev_add()
+ *			and _del(), the destructor, the netdev notifier
+ *   device_tx_keys.c	TX to the device and back, TX key updates
+ *   device_tx.c	the records in device form, tls_get_record()
+ *   device_tx_resync.c	the TX resync a driver asks for
+ *   device_fallback.c	software encryption of skbs no device encrypts
+ *   device_rx_keys.c	RX to the device and back, RX resync, key updates
+ *   device_rx.c	what the device decrypted, its recovery
+ * The direction files call the core and the leaves (device_tx.c,
+ * device_rx.c, device_fallback.c), the core calls only the leaves, and
+ * the leaves call nothing of offload but the TX resync.  The TX and RX
+ * paths (tx.c, rx.c) and key setting (keys.c) call the entry points.
  * The state is the kernel's struct tls_offload_context_tx and
  * struct tls_offload_context_rx, hung off the embedded struct
  * tls_context as drivers expect (Documentation/offload.rst).
@@ -47,7 +55,7 @@ struct tls_offload_context_tx;
  * @aad:	AAD of the recovery pass (not checked, but the AEAD wants one)
  * @iv:		its iv
  * @sk:		the socket, for @rekey_work
- * @rekey:	where a key update of the socket stands (device_rekey.c):
+ * @rekey:	where a key update of the socket stands (device_rx_keys.c):
  *		enum ktls_rx_rekey, under the socket lock
  * @rekey_edge:	TCP sequence number from which nothing is marked
  *		decrypted under the old key
@@ -89,14 +97,18 @@ static inline struct ktls_rx_offload *ktls_rx_offload(const struct ktls_ctx *ctx
 #define KTLS_DEV_DIRS	(KTLS_DEV_TX | KTLS_DEV_RX)
 
 /*
- * device.c needs the core's side of offload (the ACK hook, the xmit
- * hook), which only kernels built with CONFIG_TLS_DEVICE have; without
- * it no socket is ever offloaded.  The record list and the fallback
+ * device.c and the files that move each direction to the device and
+ * back need the core's side of offload (the ACK hook, the xmit hook,
+ * tlsdev_ops), which only kernels built with CONFIG_TLS_DEVICE have;
+ * without it no socket is ever offloaded.  The record list and the fallback
  * build everywhere, and KUnit tests them everywhere.
  */
 #if IS_ENABLED(CONFIG_TLS_DEVICE)
+/* device.c */
 int ktls_device_init(void);
 void ktls_device_exit(void);
+
+/* device_tx_keys.c */
 /*
  * TX keys were just installed and the socket runs in software: if the
  * route's device can take them, queue their installation there (the
@@ -112,7 +124,7 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
 /*
  * The TX keys are about to change (a TLS 1.3 key update): the socket
  * goes on in software, and back to the device with the new keys once it
- * can (device_rekey.c).  Socket locked, process context.
+ * can.  Socket locked, process context.
  */
 void ktls_device_tx_rekey(struct sock *sk, struct ktls_ctx *ctx);
 /*
@@ -121,6 +133,16 @@ void ktls_device_tx_rekey(struct sock *sk, struct ktls_ctx *ctx);
  * process context.
  */
 void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq);
+
+/* device_tx_resync.c */
+/*
+ * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
+ * asked for a resync, give it these.  Socket locked, process context.
+ */
+void ktls_device_tx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
+			   u64 rec_sn);
+
+/* device_rx_keys.c */
 /*
  * The RX keys changed (a TLS 1.3 key update): what the device decrypted
  * is no longer trusted, and it gets the new keys once it can.  Socket
@@ -130,12 +152,6 @@ void ktls_device_rx_rekey(struct sock *sk, struct ktls_ctx *ctx);
 /* The framer, with rxo->rekey at KTLS_RX_REKEY_EDGE, framed at @seq. */
 void ktls_device_rx_rekey_framed(struct sock *sk, struct ktls_rx_offload *rxo,
 				 u32 seq);
-/*
- * A record numbered @rec_sn starts at TCP sequence @seq: if the driver
- * asked for a resync, give it these.  Socket locked, process context.
- */
-void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
-			u64 rec_sn);
 /*
  * RX keys were just installed and the socket runs in software: if the
  * route's device can take them, queue their installation there; RX moves
@@ -150,34 +166,55 @@ void ktls_device_rx_offer(struct sock *sk, struct ktls_ctx *ctx);
 void ktls_device_rx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
 			   u64 rec_sn);
 
+/* device.c, the core both directions call */
 /*
- * Between device.c, which talks to drivers, and device_rekey.c, which
- * decides when (key updates).
+ * Held for reading around tls_dev_add() and around a direction's move
+ * to the device, for writing by the notifier: a device going down sees
+ * every socket added to it before, and no socket is added to it after.
  */
+extern struct rw_semaphore ktls_device_rwsem;
 /* One device per socket for both directions (and KUnit). */
 int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir);
 void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir);
 struct net_device *ktls_device_of(struct sock *sk);
-void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
-bool ktls_device_queue(struct work_struct *work);
-/* The driver forgets the keys of @dir if it has them.  Process context. */
-void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
-/* The same for TX, from a work item. */
-void ktls_device_tx_forget(struct sock *sk, struct ktls_ctx *ctx);
-/* TX to software, records in device form to the fallback; then forget. */
-void ktls_device_tx_leave(struct sock *sk, struct ktls_ctx *ctx);
-/* Queue the install of the current TX keys, which replace older ones. */
-void ktls_device_tx_reoffer(struct sock *sk, struct ktls_ctx *ctx);
-/* The install work, keys changed while the driver took the old: @err its. */
-void ktls_device_tx_abandoned(struct sock *sk, struct ktls_ctx *ctx, int err);
-/* The install work, re-keying the fallback; *@start_seq for the driver. */
-int ktls_device_tx_rekey_prepare(struct sock *sk, struct ktls_ctx *ctx,
-				 u32 *start_seq);
 struct net_device *ktls_device_capable(struct sock *sk, struct ktls_ctx *ctx,
 				       netdev_features_t feature);
-int ktls_device_rx_add(struct sock *sk, struct ktls_ctx *ctx,
-		       struct net_device *netdev, u32 seq);
-void ktls_device_rx_rekey_init(struct ktls_rx_offload *rxo, struct sock *sk);
+void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
+/* The first offer of either direction: the context is the destructor's. */
+void ktls_device_own(struct sock *sk, struct ktls_ctx *ctx);
+/* Claim @netdev for @dir and tls_dev_add(); under ktls_device_rwsem. */
+int ktls_device_add(struct sock *sk, struct ktls_ctx *ctx,
+		    struct net_device *netdev, enum tls_offload_ctx_dir dir,
+		    u32 seq);
+/* The driver forgets the keys of @dir if it has them.  Process context. */
+void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir);
+/* On the core's unbound work queue, which the module's exit drains. */
+bool ktls_device_queue(struct work_struct *work);
+
+/**
+ * struct ktls_device_install - one tls_dev_add() in flight
+ * @work:	runs it, off the syscall path
+ * @sk:		the socket, held
+ * @netdev:	the device, held
+ * @start_seq:	TCP sequence number the device is told it starts at
+ * @rekey:	TX keys changed since the socket was on a device: the
+ *		fallback takes the new ones too (device_tx_keys.c)
+ */
+struct ktls_device_install {
+	struct work_struct work;
+	struct sock *sk;
+	struct net_device *netdev;
+	u32 start_seq;
+	bool rekey;
+};
+
+/* Installs (tls_dev_add() in a work item) of either direction. */
+struct ktls_device_install *ktls_device_install_new(struct sock *sk,
+						    struct ktls_ctx *ctx,
+						    netdev_features_t feature);
+void ktls_device_install_free(struct ktls_device_install *inst);
+void ktls_device_install_queue(struct ktls_device_install *inst,
+			       struct sock *sk, work_func_t fn);
 #else
 static inline int ktls_device_init(void)
 {
@@ -220,8 +257,9 @@ static inline void ktls_device_rx_rekey_framed(struct sock *sk,
 {
 }
 
-static inline void ktls_device_resync(struct sock *sk, struct ktls_ctx *ctx,
-				      u32 seq, u64 rec_sn)
+static inline void ktls_device_tx_resync(struct sock *sk,
+					 struct ktls_ctx *ctx, u32 seq,
+					 u64 rec_sn)
 {
 }
 

@@ -364,7 +364,7 @@ struct sk_buff *tls_validate_xmit_skb(struct sock *sk, struct net_device *dev,
 	/* Sealed in software before the device took over: ciphertext. */
 	if (!skb_is_decrypted(skb))
 		return skb;
-	/* Of keys before a key update, and acked: see device_rekey.c. */
+	/* Of keys before a key update, and acked: see device_tx_keys.c. */
 	if (unlikely(ktls_device_tx_stale(ktls_ctx(sk), skb))) {
 		kfree_skb(skb);
 		return NULL;

@@ -4,8 +4,8 @@
  * device decrypted, the recovery of a record it decrypted only in part,
  * and when to tell the device where records start (the three resync modes
  * of enum tls_offload_sync_type).  This file owns struct ktls_rx_offload
- * but its kernel part, which drivers read and write; device.c calls the
- * driver, rx.c frames and decrypts the records.
+ * but its kernel part, which drivers read and write; device_rx_keys.c
+ * calls the driver, rx.c frames and decrypts the records.
  *
  * A device marks an skb decrypted when it replaced the ciphertext of the
  * records in it by plaintext.  A record whose every byte came so was

@@ -6,8 +6,8 @@
  * keeps every such record on the offload context's list, in the kernel's
  * struct tls_record_info, until TCP's ACK covers it, so that a driver
  * can find the record and record number of any sequence number it is
- * asked to (re)transmit: tls_get_record().  It also owns the TX resync a
- * driver asked for (device.c).
+ * asked to (re)transmit: tls_get_record().  A new record is also where
+ * a TX resync a driver asked for is served (device_tx_resync.c).
  *
  * The list is written under the socket lock (new records, at the tail)
  * and from TCP's ACK processing (acked records, from the head), read by
@@ -128,7 +128,7 @@ int ktls_device_record_add(struct sock *sk, struct ktls_ctx *ctx,
 	rec->len = len;
 	rec->end_seq = start_seq + len;
 
-	ktls_device_resync(sk, ctx, start_seq, ctx->tx_crypto.seq);
+	ktls_device_tx_resync(sk, ctx, start_seq, ctx->tx_crypto.seq);
 	spin_lock_irqsave(&octx->lock, flags);
 	list_add_tail_rcu(&rec->list, &octx->records_list);
 	spin_unlock_irqrestore(&octx->lock, flags);

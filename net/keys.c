@@ -175,7 +175,8 @@ static int ktls_set_first(struct sock *sk, struct ktls_ctx *ctx, bool tx,
 	/*
 	 * Both directions start in software at once; a device that can
 	 * take the keys gets them off the syscall path, and the direction
-	 * moves to it once it has them (device.c): TX at a record boundary,
+	 * moves to it once it has them (device_tx_keys.c,
+	 * device_rx_keys.c): TX at a record boundary,
 	 * RX from the next record the device sees whole.
 	 */
 	if (tx) {

@@ -30,11 +30,11 @@ enum ktls_conf {
 };
 
 /*
- * TX offload of a socket, which starts in software (device.c): the device
- * is asked for the keys off the syscall path, and the socket moves to it
- * at a record boundary once it has them.  After a key update (DRAIN) the
- * new keys are offered once the driver forgot the old ones and TCP acked
- * every record built for them (device_rekey.c).
+ * TX offload of a socket, which starts in software (device_tx_keys.c): the
+ * device is asked for the keys off the syscall path, and the socket moves
+ * to it at a record boundary once it has them.  After a key update (DRAIN)
+ * the new keys are offered once the driver forgot the old ones and TCP
+ * acked every record built for them.
  */
 enum ktls_tx_dev {
 	KTLS_TX_DEV_NONE,	/* no device asked */
@@ -84,15 +84,15 @@ enum ktls_tx_dev {
  *		(net/hs/conn.c); NULL if none was started
  * @hs_listen:	set on an armed listener (net/hs/listen.c)
  * @tx_dev:	enum ktls_tx_dev: where the TX offload of the socket stands
- *		(device.c)
+ *		(device_tx_keys.c)
  * @dev_dirs:	which directions the driver of base.netdev holds state
  *		for, and whether a device went from under the socket
  *		(device.c, under its lock)
  * @tx_floor:	TCP sequence number below which an skb in device form is a
- *		stale copy of a record of older keys (device_rekey.c)
+ *		stale copy of a record of older keys (device_tx_keys.c)
  * @tx_floor_on: @tx_floor holds, until TCP acks past it
  * @tx_forgetting: TX forgets queued whose tls_dev_del() has not returned:
- *		the driver may still hold an old key (device.c)
+ *		the driver may still hold an old key (device_tx_keys.c)
  * @closed:	close() ran on an offloaded socket, whose context lives
  *		on until the socket's destructor (device.c)
  * @device_work: frees an offloaded socket's context after its destructor,
