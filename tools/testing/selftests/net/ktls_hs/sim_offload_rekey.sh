@@ -3,14 +3,14 @@
 #
 # TLS 1.3 key updates on sockets offloaded to the simulated NIC: the
 # sender's TX and the receiver's RX go on in software under the new key
-# at once and come back to the device with it (net/device_rekey.c).  The
-# device counts each key it did a record's crypto with (tx/rx
-# tls_keys_used), so a direction that came back shows one more key than
-# updates it missed.  The receivers keep a small receive buffer: RX comes
-# back only once the stream is a receive window past the update.  The
-# senders slow down for half a second after each update (sim_peer -D):
-# how soon TX comes back is a matter of time (ACKs, the install work),
-# not of bytes.
+# at once and come back to the device with it (net/device_tx_keys.c,
+# net/device_rx_keys.c).  The device counts each key it did a record's
+# crypto with (tx/rx tls_keys_used), so a direction that came back shows
+# one more key than updates it missed.  The receivers keep a small
+# receive buffer: RX comes back only once the stream is a receive window
+# past the update.  The senders slow down for half a second after each
+# update (sim_peer -D): how soon TX comes back is a matter of time
+# (ACKs, the install work), not of bytes.
 #
 # The in-tree tls.ko offloads TLS 1.2 only: against it these streams run
 # in software and only their integrity is checked.
