@@ -144,13 +144,13 @@ static void ktls_identity_free_preparse(struct key_preparsed_payload *prep)
 	ktls_identity_put(prep->payload.data[0]);
 }
 
-/* Called with the key's semaphore held for writing. */
 static int ktls_identity_update(struct key *key,
 				struct key_preparsed_payload *prep)
 {
 	struct ktls_identity *old = dereference_key_locked(key);
 	int err;
 
+	lockdep_assert_held_write(&key->sem);
 	err = key_payload_reserve(key, prep->quotalen);
 	if (err)
 		return err;
@@ -160,11 +160,11 @@ static int ktls_identity_update(struct key *key,
 	return 0;
 }
 
-/* Called with the key's semaphore held for writing. */
 static void ktls_identity_revoke(struct key *key)
 {
 	struct ktls_identity *id = dereference_key_locked(key);
 
+	lockdep_assert_held_write(&key->sem);
 	key_payload_reserve(key, 0);
 	rcu_assign_keypointer(key, NULL);
 	ktls_identity_put(id);
@@ -217,6 +217,7 @@ static long ktls_identity_read(const struct key *key, char *buffer,
 {
 	const struct ktls_identity *id = dereference_key_locked(key);
 
+	lockdep_assert_held(&key->sem);
 	if (!id)
 		return -EKEYREVOKED;
 	if (buffer && buflen >= id->chain_len)

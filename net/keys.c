@@ -250,6 +250,7 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
 	const struct ktls_cipher *cs;
 	int err;
 
+	sock_owned_by_me(sk);
 	/*
 	 * The kernel follows the key schedule of its own handshake: a key
 	 * from userspace, which has no secrets, could only break it.
@@ -286,6 +287,7 @@ int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 	const struct ktls_cipher *cs;
 	int len;
 
+	lockdep_assert(lockdep_sock_is_held(ctx->sk));
 	if (ctx->tx_crypto.ready || ctx->rx_crypto.ready || ctx->keys_staged)
 		return -EBUSY;
 	if (tx->info.version != TLS_1_2_VERSION &&
@@ -333,6 +335,7 @@ int ktls_keys_install_staged(struct sock *sk)
 	const struct ktls_cipher *cs;
 	int err;
 
+	lockdep_assert(lockdep_sock_is_held(sk));
 	if (!ctx->keys_staged)
 		return 0;
 	cs = ktls_cipher_find(ctx->rx_crypto.info.info.cipher_type);
@@ -386,6 +389,7 @@ int ktls_keys_next(struct sock *sk, bool tx)
 	u8 *raw = (u8 *)&info;
 	int err;
 
+	sock_owned_by_me(sk);
 	if (WARN_ON_ONCE(!sec || !c->ready))
 		return -EINVAL;
 	/* The KeyUpdate went under the old key: the device keeps that one. */

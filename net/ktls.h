@@ -137,7 +137,11 @@ static_assert(offsetof(struct ktls_ctx, base) == 0);
 /*
  * The ULP slot is written only by our init (socket locked, before any
  * other of our ops can run) and cleared only by our close and release,
- * after which none of our proto ops is reachable for this socket.
+ * after which none of our proto ops is reachable for this socket.  So no
+ * lock is the condition: the ops read it with or without the socket lock,
+ * and drivers on their transmit path with none, as with upstream's
+ * tls_get_ctx().  Readers that may race with close (sock_diag, a
+ * listener's data-ready) use rcu_dereference() instead.
  */
 static inline struct ktls_ctx *ktls_ctx(const struct sock *sk)
 {

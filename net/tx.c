@@ -618,6 +618,7 @@ static void ktls_tx_push_later(struct sock *sk, struct ktls_tx *tx,
  */
 static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 {
+	sock_owned_by_me(sk);
 	while (tx->count) {
 		struct ktls_tx_rec *rec = &tx->queue[tx->head];
 		struct msghdr msg = {
@@ -795,6 +796,9 @@ static int ktls_tx_send_key_update(struct sock *sk, struct ktls_ctx *ctx,
 	};
 	int err;
 
+	/* Senders are serialized: none may seal under the retired key. */
+	lockdep_assert_held(&tx->send_lock);
+	sock_owned_by_me(sk);
 	if (sk->sk_err)
 		return -sk->sk_err;
 	if (sk->sk_shutdown & SEND_SHUTDOWN)
@@ -852,9 +856,9 @@ out_unlock:
 }
 
 /*
- * A fatal alert from the RX path.  The reader holds the socket lock and
- * must not wait for the peer to read, so the alert is dropped when the
- * send queue is full: the connection ends either way.
+ * A fatal alert from the RX path.  The reader must not wait for the peer
+ * to read, so the alert is dropped when the send queue is full: the
+ * connection ends either way.
  */
 void ktls_tx_alert(struct sock *sk, u8 desc)
 {
@@ -862,6 +866,7 @@ void ktls_tx_alert(struct sock *sk, u8 desc)
 	const u8 msg[2] = { KTLS_ALERT_FATAL_LEVEL, desc };
 	long timeo = 0;
 
+	sock_owned_by_me(sk);
 	if (!ctx->tx || sk->sk_err || sk->sk_shutdown & SEND_SHUTDOWN)
 		return;
 	ktls_tx_control(sk, ctx, ctx->tx, KTLS_TYPE_ALERT, msg, sizeof(msg),
@@ -878,6 +883,8 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 	ssize_t copied = 0;
 	int err = 0;
 
+	lockdep_assert_held(&tx->send_lock);
+	sock_owned_by_me(sk);
 	if (msg->msg_controllen) {
 		err = ktls_tx_cmsg(sk, ctx, msg, &type, &timeo);
 		if (err)
@@ -1041,6 +1048,7 @@ int ktls_tx_flush(struct sock *sk)
 	long timeo = sock_sndtimeo(sk, false);
 	int err;
 
+	sock_owned_by_me(sk);
 	if (!ctx->tx)
 		return 0;
 	err = ktls_tx_close_open(sk, ctx, ctx->tx, &timeo, false);
@@ -1111,6 +1119,7 @@ int ktls_tx_init(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_tx *tx;
 
+	sock_owned_by_me(sk);
 	tx = kzalloc(sizeof(*tx), GFP_KERNEL);
 	if (!tx)
 		return -ENOMEM;
@@ -1133,6 +1142,7 @@ void ktls_tx_close(struct sock *sk, long timeout)
 	struct ktls_tx *tx = ctx->tx;
 	long timeo = sock_sndtimeo(sk, false);
 
+	sock_owned_by_me(sk);
 	if (!tx)
 		return;
 

@@ -209,7 +209,8 @@ static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	int err;
 
-	/* Called with the socket locked: a handshake cannot be waited for. */
+	/* The caller holds the socket lock: a handshake cannot be waited for. */
+	lockdep_assert(lockdep_sock_is_held(sk));
 	if (ctx->hs && !ktls_hs_conn_done(ctx->hs))
 		return ctx->hs->ended ? ktls_hs_conn_error(ctx->hs) : -EAGAIN;
 	err = ktls_keys_install_staged(sk);
@@ -270,6 +271,11 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 		ktls_rx_free(ctx);
 	ktls_crypto_free(ctx);
 	ktls_hs_conn_free(ctx->hs);
+	/*
+	 * No lock: nothing writes the slot of a context that is going, and a
+	 * clone that read it under RCU took a reference of its own, or finds
+	 * none (the settings are freed after a grace period).
+	 */
 	ktls_hs_settings_put(rcu_dereference_protected(ctx->hs_settings, true));
 	if (ctx->hs_listen)
 		ktls_hs_listen_put(ctx->hs_listen);
@@ -280,13 +286,14 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 /*
  * Detach before handing the socket to TCP's close: from here on the socket
  * is plain TCP again, and sock_diag readers see either the old context
- * (still valid until the grace period ends) or none.  Called with the
- * socket locked; releases it.
+ * (still valid until the grace period ends) or none.  Releases the
+ * socket lock.
  */
 static void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeout)
 {
 	struct proto *base = ctx->sk_proto;
 
+	sock_owned_by_me(sk);
 	write_lock_bh(&sk->sk_callback_lock);
 	/* Drivers read an offloaded socket's context until its destructor. */
 	if (ktls_device_owns_ctx(ctx))
@@ -336,6 +343,8 @@ static int ktls_attach(struct sock *sk, struct proto *prots,
 	struct ktls_ctx *ctx;
 	int err;
 
+	/* TCP_ULP: tcp_set_ulp() under the socket lock, process context. */
+	sock_owned_by_me(sk);
 	if (!sk->sk_socket || sk->sk_socket->ops != ktls_base_ops[family])
 		return -EOPNOTSUPP;
 	if (!ktls_base_prots[family])
@@ -487,10 +496,12 @@ static void ktls_clone(const struct request_sock *req, struct sock *newsk,
 		       const gfp_t priority)
 {
 	struct inet_connection_sock *icsk = inet_csk(newsk);
-	struct ktls_ctx *lctx = rcu_dereference_protected(icsk->icsk_ulp_data, true);
 	enum ktls_family family = ktls_family_of(newsk);
-	struct ktls_ctx *ctx;
+	struct ktls_ctx *lctx, *ctx;
 
+	/* sk_clone_lock() returns the child bh-locked. */
+	lctx = rcu_dereference_protected(icsk->icsk_ulp_data,
+					 lockdep_sock_is_held(newsk));
 	rcu_assign_pointer(icsk->icsk_ulp_data, NULL);
 	icsk->icsk_ulp_ops = NULL;
 	/* Freeing goes by the creator: not a proto in our module. */

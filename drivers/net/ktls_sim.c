@@ -257,7 +257,7 @@ static void ktls_sim_add(struct ktls_sim_priv *priv, enum ktls_sim_stat s, u64 v
 /*
  * Keys a device did a record's crypto with, each counted once: a key
  * update on an offloaded socket that comes back to the device shows as
- * two.  Under the key's lock.
+ * two.  Under the lock of the flow that holds the key.
  */
 static void ktls_sim_key_used(struct ktls_sim_priv *priv,
 			      struct ktls_sim_key *k, enum ktls_sim_stat stat)
@@ -474,6 +474,8 @@ static int ktls_sim_tx_record(struct ktls_sim_priv *priv, struct ktls_sim_tx *tx
 	u64 sn;
 	int err;
 
+	/* tx->key.buf and the record cache are the flow's. */
+	lockdep_assert_held(&tx->lock);
 	spin_lock_irqsave(&octx->lock, flags);
 	rec = tls_get_record(octx, seq, &sn);
 	if (!rec) {
@@ -887,6 +889,7 @@ static void ktls_sim_rx_flow(struct ktls_sim_priv *priv, struct ktls_sim_rx *rx,
 	int gen, n, off;
 	u64 sn = 0;
 
+	lockdep_assert_held(&rx->lock);
 	if (rx->async_open) {
 		tls_offload_rx_resync_async_request_end(&rx->async,
 							htonl(rx->req_seq));

@@ -332,8 +332,9 @@ int ktls_hs_settings_set(struct sock *sk,
 	struct ktls_hs_settings *old, *s;
 	int err;
 
-	/* Only the socket's owner writes the slot, under the socket lock. */
-	old = rcu_dereference_protected(*slot, true);
+	/* Only the socket's owner writes the slot. */
+	sock_owned_by_me(sk);
+	old = rcu_dereference_protected(*slot, lockdep_sock_is_held(sk));
 	s = ktls_hs_settings_dup(old);
 	if (!s)
 		return -ENOMEM;
@@ -349,13 +350,17 @@ int ktls_hs_settings_set(struct sock *sk,
 
 /**
  * ktls_hs_settings_rotate() - KTLS_HS_TICKET_ROTATE
- * @slot:	the settings of the socket, which is locked
+ * @sk:		the socket, locked
+ * @slot:	its settings
  *
  * Return: 0, or -ENOENT when the socket issues no tickets.
  */
-int ktls_hs_settings_rotate(struct ktls_hs_settings __rcu **slot)
+int ktls_hs_settings_rotate(struct sock *sk,
+			    struct ktls_hs_settings __rcu **slot)
 {
-	struct ktls_hs_settings *s = rcu_dereference_protected(*slot, true);
+	struct ktls_hs_settings *s;
+
+	s = rcu_dereference_protected(*slot, lockdep_sock_is_held(sk));
 
 	if (!s || !s->tickets)
 		return -ENOENT;

@@ -104,6 +104,7 @@ struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
 	struct ktls_hs_conn *conn;
 	int err;
 
+	lockdep_assert(lockdep_sock_is_held(sk));
 	conn = kzalloc(sizeof(*conn), gfp);
 	if (!conn) {
 		ktls_hs_settings_put(settings);
@@ -166,6 +167,7 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 {
 	struct sock *sk = conn->sk;
 
+	lockdep_assert(lockdep_sock_is_held(sk));
 	write_lock_bh(&sk->sk_callback_lock);
 	conn->saved_data_ready = data_ready;
 	conn->saved_write_space = write_space;
@@ -559,6 +561,7 @@ static void ktls_hs_conn_step(struct ktls_hs_conn *conn)
  */
 void ktls_hs_conn_run(struct ktls_hs_conn *conn)
 {
+	lockdep_assert(lockdep_sock_is_held(conn->sk));
 	if (conn->ended)
 		return;
 	if (conn->running) {

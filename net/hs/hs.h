@@ -75,7 +75,8 @@ bool ktls_hs_is_settings_option(int optname);
 int ktls_hs_settings_set(struct sock *sk,
 			 struct ktls_hs_settings __rcu **slot, int optname,
 			 sockptr_t optval, unsigned int optlen);
-int ktls_hs_settings_rotate(struct ktls_hs_settings __rcu **slot);
+int ktls_hs_settings_rotate(struct sock *sk,
+			    struct ktls_hs_settings __rcu **slot);
 int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 			     char __user *optval, int __user *optlen);
 

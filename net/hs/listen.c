@@ -75,12 +75,14 @@ static struct ktls_hs_conn *ktls_hs_child_conn(const struct sock *child)
  * read-modify-write, so ours take the same lock: under our own lock
  * alone, an update racing with a child TCP queues on another CPU is
  * lost, and the count no longer drains to zero when the listener stops.
- * Called under the listener's lock (lock order: ours, then the queue's).
+ * Lock order: ours, then the queue's.
  */
-static void ktls_hs_backlog_adjust(struct sock *lsk, int delta)
+static void ktls_hs_backlog_adjust(struct ktls_hs_listen *l, int delta)
 {
+	struct sock *lsk = l->sk;
 	struct request_sock_queue *queue = &inet_csk(lsk)->icsk_accept_queue;
 
+	lockdep_assert_held(&l->lock);
 	spin_lock(&queue->rskq_lock);
 	WRITE_ONCE(lsk->sk_ack_backlog, lsk->sk_ack_backlog + delta);
 	spin_unlock(&queue->rskq_lock);
@@ -215,7 +217,7 @@ static void ktls_hs_listen_pull(struct ktls_hs_listen *l)
 			l->stats.in_progress++;
 			continue;
 		}
-		ktls_hs_backlog_adjust(l->sk, -1);
+		ktls_hs_backlog_adjust(l, -1);
 		if (conn) {
 			/* Counted when it ended (ktls_hs_listen_child_end()). */
 			conn->state = KTLS_HS_CHILD_GONE;
@@ -273,6 +275,7 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 	bool wake = false, pull = false, reap = false;
 	struct sock *lsk = l->sk;
 
+	lockdep_assert(lockdep_sock_is_held(conn->sk));
 	spin_lock_bh(&l->lock);
 	if (l->closing)
 		goto out;
@@ -293,7 +296,7 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 		conn->req = NULL;
 		conn->state = KTLS_HS_CHILD_GONE;
 		/* The queue counts it again, or it leaves for good. */
-		ktls_hs_backlog_adjust(lsk, -1);
+		ktls_hs_backlog_adjust(l, -1);
 		if (done) {
 			/* Not closing, so still listening: the add succeeds. */
 			inet_csk_reqsk_queue_add(lsk, req, conn->sk);
@@ -311,7 +314,7 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 			wake = true;
 		} else {
 			list_del_init(&conn->node);
-			ktls_hs_backlog_adjust(lsk, -1);
+			ktls_hs_backlog_adjust(l, -1);
 			conn->state = KTLS_HS_CHILD_GONE;
 			reap = true;
 		}
@@ -348,7 +351,7 @@ static struct sock *ktls_hs_take_handoff(struct ktls_hs_listen *l)
 	if (conn) {
 		list_del_init(&conn->node);
 		conn->state = KTLS_HS_CHILD_GONE;
-		ktls_hs_backlog_adjust(l->sk, -1);
+		ktls_hs_backlog_adjust(l, -1);
 		child = conn->sk;
 	}
 	spin_unlock_bh(&l->lock);
@@ -374,7 +377,7 @@ static bool ktls_hs_accept_child(struct ktls_hs_listen *l, struct sock *child)
 	if (!closing && !READ_ONCE(conn->ended)) {
 		conn->state = KTLS_HS_CHILD_ADOPTED;
 		list_add_tail(&conn->node, &l->children);
-		ktls_hs_backlog_adjust(l->sk, 1);
+		ktls_hs_backlog_adjust(l, 1);
 		l->stats.in_progress++;
 		spin_unlock_bh(&l->lock);
 		return false;
@@ -513,6 +516,7 @@ int ktls_hs_listen_clone(struct ktls_ctx *lctx, struct ktls_ctx *ctx, gfp_t gfp)
 	struct ktls_hs_settings *settings;
 	struct ktls_hs_conn *conn;
 
+	lockdep_assert(lockdep_sock_is_held(ctx->sk));
 	settings = ktls_hs_settings_get(&lctx->hs_settings);
 	if (!settings) {
 		ktls_hs_ev_dropped(ctx->sk);
@@ -540,6 +544,7 @@ int ktls_hs_listen_arm(struct sock *sk, struct ktls_ctx *ctx)
 {
 	struct ktls_hs_listen *l;
 
+	sock_owned_by_me(sk);
 	l = kzalloc(sizeof(*l), GFP_KERNEL);
 	if (!l)
 		return -ENOMEM;
@@ -580,7 +585,7 @@ void ktls_hs_listen_stop(struct sock *sk)
 		if (conn->state == KTLS_HS_CHILD_PULLED ||
 		    conn->state == KTLS_HS_CHILD_ADOPTED ||
 		    conn->state == KTLS_HS_CHILD_HANDOFF)
-			ktls_hs_backlog_adjust(sk, -1);
+			ktls_hs_backlog_adjust(l, -1);
 		conn->state = KTLS_HS_CHILD_GONE;
 		ktls_hs_reap(conn, NULL);
 	}
@@ -596,6 +601,7 @@ void ktls_hs_listen_restart(struct sock *sk)
 {
 	struct ktls_hs_listen *l = ktls_ctx(sk)->hs_listen;
 
+	sock_owned_by_me(sk);
 	spin_lock_bh(&l->lock);
 	l->closing = false;
 	/* TCP tore its queue down meanwhile. */

@@ -137,7 +137,7 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		err = ktls_hs_start(sk, ctx);
 	} else if (optname == KTLS_HS_TICKET_ROTATE) {
 		err = optlen ? -EINVAL :
-		      ktls_hs_settings_rotate(&ctx->hs_settings);
+		      ktls_hs_settings_rotate(sk, &ctx->hs_settings);
 	} else {
 		/* KTLS_HS_SESSION, _STATS and _FALLEN_BACK are read-only. */
 		err = -ENOPROTOOPT;

@@ -51,20 +51,22 @@ static void ktls_hs_ticket_key_new(struct ktls_hs_ticket_key *key,
 	key->live = true;
 }
 
-/* The current key becomes the previous one; keys->lock held. */
+/* The current key becomes the previous one. */
 static void ktls_hs_ticket_keys_shift(struct ktls_hs_ticket_keys *k,
 				      u64 now_ms)
 {
+	lockdep_assert_held(&k->lock);
 	k->prev = k->cur;
 	ktls_hs_ticket_key_new(&k->cur, k->prev.id, now_ms);
 }
 
-/* Rotate if due; keys->lock held. */
+/* Rotate if due. */
 static void ktls_hs_ticket_keys_refresh(struct ktls_hs_ticket_keys *k,
 					u64 now_ms)
 {
 	u64 period = (u64)k->period_s * MSEC_PER_SEC;
 
+	lockdep_assert_held(&k->lock);
 	if (now_ms < k->cur.born_ms + period)
 		return;
 	ktls_hs_ticket_keys_shift(k, now_ms);
@@ -148,13 +150,14 @@ static struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_alloc(struct net *net,
 	return k;
 }
 
-/* A group of the list with a reference taken; the list's lock held. */
+/* A group of the list with a reference taken. */
 static struct ktls_hs_ticket_keys *ktls_hs_ticket_group_find(struct net *net,
 							     kuid_t uid,
 							     u32 group)
 {
 	struct ktls_hs_ticket_keys *k;
 
+	lockdep_assert_held(&ktls_hs_ticket_groups_lock);
 	list_for_each_entry(k, &ktls_hs_ticket_groups, node)
 		if (k->net == net && uid_eq(k->uid, uid) && k->group == group &&
 		    refcount_inc_not_zero(&k->ref))
