@@ -20,9 +20,31 @@ SECTIONS=/sys/module/ktls_hs/sections
 KMEMLEAK=/sys/kernel/debug/kmemleak
 T=$(mktemp -d)
 KEYS=()
-trap 'hs_cleanup' EXIT
+trap 'kill "$WATCHDOG" 2>/dev/null; hs_cleanup' EXIT
 
 echo "TAP version 13"
+
+# Each setup step on stderr, with the guest's uptime: a setup that never
+# ends says where it stopped.
+step() { echo "faults: $(cut -d' ' -f1 /proc/uptime) s: $*" >&2; }
+
+# If the rounds have not begun 300 s from now, what every task waits
+# for, on stderr, and the blocked tasks in the kernel log.
+watchdog() {
+	local p
+	sleep 300
+	grep -q '^# module text' "$T/out" 2>/dev/null && return
+	step "setup not done after 300 s: tasks"
+	ps -eo pid,ppid,stat,wchan:32,etimes,args >&2
+	for p in /proc/[0-9]*; do
+		grep -qs '^State:.*[RD] ' "$p/status" || continue
+		echo "--- $p $(tr '\0' ' ' < "$p/cmdline")" >&2
+		cat "$p/stack" >&2 2>/dev/null
+	done
+	echo w > /proc/sysrq-trigger 2>/dev/null
+}
+watchdog &
+WATCHDOG=$!
 # Without the fault attributes (not the debug kernel) ktls_faults runs
 # each workload once, uninjected, and reports a SKIP.
 
@@ -47,6 +69,7 @@ text_range() {
 	[ -n "$lo" ] && printf '%u %u\n' "$lo" "$hi"
 }
 
+step "module text"
 read -r LO HI < <(text_range)
 if [ -z "$LO" ]; then
 	echo "Bail out! no text range for ktls_hs ($SECTIONS, $KTLS_HS_KO)"
@@ -57,15 +80,22 @@ fi
 # cannot be had TCP drops the FIN and arms no timer, so the orphan stays
 # in LAST-ACK or FIN-WAIT-1 for good, holding the module through its
 # ULP.  Plain TCP sockets do the same: nothing of ours to test.  The
-# range ends at the next symbol's address.
-read -r RLO RHI < <(sort /proc/kallsyms | awk '
-	lo && $1 != lo { print lo, $1; exit }
-	$3 == "tcp_send_fin" { lo = $1 }')
+# range ends at the lowest symbol address above it.  The table is
+# copied first and never sorted: in the debug guest, after the other
+# suites, `sort /proc/kallsyms` was seen to spin for good while a plain
+# read took two seconds.
+step "tcp_send_fin"
+cat /proc/kallsyms > "$T/kallsyms"
+read -r RLO RHI < <(awk '
+	NR == FNR { if ($3 == "tcp_send_fin") lo = $1; next }
+	lo && $1 > lo && (!hi || $1 < hi) { hi = $1 }
+	END { if (lo && hi) print lo, hi }' "$T/kallsyms" "$T/kallsyms")
 if [ -z "$RLO" ]; then
 	echo "Bail out! tcp_send_fin not in /proc/kallsyms"
 	exit 1
 fi
 
+step "identity"
 hs_make_ca "$T" && hs_make_identity "$T" www www.example.test || {
 	cat "$T/openssl.log"
 	echo "Bail out! cannot make a test identity with openssl"
@@ -76,6 +106,7 @@ K=$(hs_load_identity "$T" www) && KEYS+=("$K") || {
 	exit 1
 }
 
+step "ktls_faults"
 "$HS_BIN/ktls_faults" "$K" "$T/ca.pem" "$LO" "$HI" "$BUDGET" \
 	"0x$RLO" "0x$RHI" | tee "$T/out"
 rc=${PIPESTATUS[0]}

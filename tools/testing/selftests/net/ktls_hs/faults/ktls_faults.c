@@ -248,7 +248,13 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	if (sites_open())
 		printf("# /dev/kmsg: allocation sites will not be named\n");
-	if (hs_setup(atoi(argv[1]), argv[2], HS_TIMEOUT_MS) || rec_setup()) {
+	fprintf(stderr, "faults: setup: handshakes\n");
+	if (hs_setup(atoi(argv[1]), argv[2], HS_TIMEOUT_MS)) {
+		printf("Bail out! setup without injection failed\n");
+		return 1;
+	}
+	fprintf(stderr, "faults: setup: record layer\n");
+	if (rec_setup()) {
 		printf("Bail out! setup without injection failed\n");
 		return 1;
 	}
