@@ -10,10 +10,11 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 
+#include <ktls_hs/identity.h>
 #include <ktls_hs/kdf.h>
 
-#include "ktls.h"
-#include "device.h"
+#include "record/ktls.h"
+#include "offload/device.h"
 #include "hs/hs.h"
 #include "hs/pool.h"
 #include "hs/events.h"

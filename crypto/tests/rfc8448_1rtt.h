@@ -3,7 +3,7 @@
  * RFC 8448 section 3, "Simple 1-RTT Handshake" (TLS_AES_128_GCM_SHA256,
  * x25519): the handshake messages as the trace prints them, for the key
  * schedule tests (kdf_kunit.c) and the message codec tests
- * (net/tests/hs_codec_kunit.c).  Data, transcribed from the RFC; not
+ * (net/hs/tests/hs_codec_kunit.c).  Data, transcribed from the RFC; not
  * every user takes every message, hence __maybe_unused.
  */
 #ifndef _KTLS_HS_TESTS_RFC8448_1RTT_H

@@ -93,4 +93,8 @@ void ktls_identity_put(struct ktls_identity *id);
 bool ktls_identity_matches_name(const struct ktls_identity *id,
 				const char *name, size_t len);
 
+/* The "ktls_identity" key type, registered at module load. */
+int ktls_identity_init(void);
+void ktls_identity_exit(void);
+
 #endif /* _KTLS_HS_IDENTITY_H */

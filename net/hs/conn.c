@@ -36,7 +36,7 @@
 
 #include <ktls_hs/identity.h>
 
-#include "../ktls.h"
+#include "../record/ktls.h"
 #include "events.h"
 #include "hs.h"
 #include "pool.h"

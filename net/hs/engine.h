@@ -22,7 +22,7 @@
 #include <linux/types.h>
 #include <uapi/linux/ktls_hs.h>
 
-#include "../record.h"
+#include "../record/record.h"
 
 struct ktls_identity;
 struct ktls_hs_ticket_keys;

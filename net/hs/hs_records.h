@@ -17,7 +17,7 @@
 
 #include <ktls_hs/aead_lib.h>
 
-#include "../record.h"
+#include "../record/record.h"
 #include "codec.h"
 
 /* RFC 8446 5.2: a protected record's body may exceed 2^14 by up to 256. */

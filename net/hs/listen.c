@@ -36,7 +36,7 @@
 #include <net/tcp.h>
 #include <trace/events/sock.h>
 
-#include "../ktls.h"
+#include "../record/ktls.h"
 #include "events.h"
 #include "hs.h"
 

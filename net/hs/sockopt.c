@@ -10,7 +10,7 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
-#include "../ktls.h"
+#include "../record/ktls.h"
 #include "hs.h"
 
 bool ktls_hs_is_option(int optname)

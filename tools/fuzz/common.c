@@ -9,7 +9,7 @@
 #include <linux/errno.h>
 #include <openssl/x509.h>
 
-#include "../../net/bundle.h"
+#include "../../net/identity/x509.h"
 #include "fuzz.h"
 
 static uint64_t fuzz_rng = 1;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * libFuzzer target of the record framer's parsing (net/record.c), the
- * part of the RX path (net/rx_framer.c) that reads bytes a peer chose before
+ * libFuzzer target of the record framer's parsing (net/record/record.c), the
+ * part of the RX path (net/record/rx_framer.c) that reads bytes a peer chose before
  * any key has checked them: the header and its length, and, in TLS
  * 1.3, the walk back over the zero padding to the inner content type;
  * then the content of each handshake record, in order, through the
- * reassembly of post-handshake messages (net/rx_hs.c) as rx.c feeds it.
+ * reassembly of post-handshake messages (net/record/rx_hs.c) as rx.c feeds it.
  *
  * The first byte picks the cipher and version; the rest is a stream of
  * records, framed as rx_framer.c frames them.  Each record's "plaintext" (the
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <linux/highmem.h>
 
-#include "record.h"
+#include "record/record.h"
 #include "fuzz.h"
 
 static const u16 framer_ciphers[] = {

@@ -11,7 +11,10 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 
-#include "../../net/bundle.h"
+#include "../../net/identity/bundle.h"
+#include "../../net/identity/eckey.h"
+#include "../../net/identity/pem.h"
+#include "../../net/identity/x509.h"
 #include "fuzz.h"
 
 #define TARGET_BUNDLE	1

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Userspace stand-in for the crypto API's AEAD (<crypto/aead.h>): enough
- * for net/record.h and for net/record.c to build.  Its one AEAD call,
+ * for net/record/record.h and for net/record/record.c to build.  Its one AEAD call,
  * ktls_aead_crypt(), is the record layer's and no userspace program
  * reaches it: every call here aborts.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Userspace stand-in for <linux/highmem.h> as net/record.c uses it: a
+ * Userspace stand-in for <linux/highmem.h> as net/record/record.c uses it: a
  * page is PAGE_SIZE bytes of the caller's memory, always mapped.
  */
 #ifndef _KTLS_SHIM_LINUX_HIGHMEM_H

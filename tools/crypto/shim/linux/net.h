@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Userspace stand-in for <linux/net.h>: the types net/record.h names in
+ * Userspace stand-in for <linux/net.h>: the types net/record/record.h names in
  * prototypes no userspace program calls.
  */
 #ifndef _KTLS_SHIM_LINUX_NET_H

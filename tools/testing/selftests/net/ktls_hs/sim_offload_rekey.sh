@@ -3,8 +3,8 @@
 #
 # TLS 1.3 key updates on sockets offloaded to the simulated NIC: the
 # sender's TX and the receiver's RX go on in software under the new key
-# at once and come back to the device with it (net/device_tx_keys.c,
-# net/device_rx_keys.c).  The device counts each key it did a record's
+# at once and come back to the device with it (net/offload/device_tx_keys.c,
+# net/offload/device_rx_keys.c).  The device counts each key it did a record's
 # crypto with (tx/rx tls_keys_used), so a direction that came back shows
 # one more key than updates it missed.  The receivers keep a small
 # receive buffer: RX comes back only once the stream is a receive window
