@@ -20,6 +20,7 @@
 #include <uapi/linux/ktls_hs.h>
 
 #include "engine.h"
+#include "seam.h"
 
 struct sock;
 struct ktls_ctx;
@@ -187,11 +188,7 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 			void (*data_ready)(struct sock *sk),
 			void (*write_space)(struct sock *sk));
 void ktls_hs_conn_run(struct ktls_hs_conn *conn);
-void ktls_hs_conn_release_cb(struct ktls_hs_conn *conn);
-void ktls_hs_conn_stop(struct ktls_hs_conn *conn);
 void ktls_hs_conn_free(struct ktls_hs_conn *conn);
-int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
-		      bool nonblock);
 
 /*
  * The handshake ended and left the socket to the application: with keys,
@@ -274,14 +271,5 @@ void ktls_hs_listen_put(struct ktls_hs_listen *l);
 int ktls_hs_listen_stats(struct sock *sk, char __user *optval,
 			 int __user *optlen);
 void ktls_hs_listen_exit(void);
-
-/* sockopt.c of the handshake: our SOL_TLS options; socket unlocked. */
-bool ktls_hs_is_option(int optname);
-int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
-		       unsigned int optlen);
-int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
-		       int __user *optlen);
-bool ktls_hs_fallback_ulp(struct sock *sk, sockptr_t optval,
-			  unsigned int optlen);
 
 #endif /* _KTLS_HS_HS_H */

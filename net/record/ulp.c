@@ -17,6 +17,7 @@
 
 #include "ktls.h"
 #include "../offload/device.h"
+#include "../hs/seam.h"
 #include "../hs/hs.h"
 
 enum ktls_family {
@@ -99,19 +100,6 @@ static int ktls_settle(struct sock *sk, struct ktls_ctx *ctx)
 	return err;
 }
 
-/*
- * A per-socket handshake in progress holds the data path: the bytes in
- * TCP's queue are handshake records, not the application's.
- */
-static int ktls_hs_gate(struct sock *sk, struct ktls_ctx *ctx, bool nonblock)
-{
-	struct ktls_hs_conn *conn = READ_ONCE(ctx->hs);
-
-	if (likely(!conn))
-		return 0;
-	return ktls_hs_conn_wait(sk, conn, nonblock);
-}
-
 static int ktls_prot_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
@@ -166,19 +154,10 @@ static __poll_t ktls_ops_poll(struct file *file, struct socket *sock,
 			      struct poll_table_struct *wait)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
-	struct ktls_hs_conn *conn = READ_ONCE(ctx->hs);
 	__poll_t mask;
 
-	if (ctx->hs_listen)
-		return ctx->sk_ops->poll(file, sock, wait) |
-		       ktls_hs_listen_poll(sock->sk);
-	/* Until a per-socket handshake ends, only errors and hangups. */
-	if (conn && !READ_ONCE(conn->ended)) {
-		mask = ctx->sk_ops->poll(file, sock, wait);
-		return mask & (EPOLLERR | EPOLLHUP | EPOLLRDHUP);
-	}
-	if (conn && !ktls_hs_conn_done(conn))
-		return ctx->sk_ops->poll(file, sock, wait) | EPOLLERR;
+	if (ktls_hs_poll(ctx, file, sock, wait, &mask))
+		return mask;
 	/* On failure sk_err is set, and the base poll reports it. */
 	ktls_settle(sock->sk, ctx);
 	if (!ktls_rx_on(ctx))
@@ -211,9 +190,9 @@ static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
 
 	/* The caller holds the socket lock: a handshake cannot be waited for. */
 	lockdep_assert(lockdep_sock_is_held(sk));
-	if (ctx->hs && !ktls_hs_conn_done(ctx->hs))
-		return ctx->hs->ended ? ktls_hs_conn_error(ctx->hs) : -EAGAIN;
-	err = ktls_keys_install_staged(sk);
+	err = ktls_hs_gate_locked(ctx);
+	if (!err)
+		err = ktls_keys_install_staged(sk);
 	if (err)
 		return err;
 	if (!ktls_rx_on(ctx))
@@ -270,15 +249,7 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 	if (ctx->rx)
 		ktls_rx_free(ctx);
 	ktls_crypto_free(ctx);
-	ktls_hs_conn_free(ctx->hs);
-	/*
-	 * No lock: nothing writes the slot of a context that is going, and a
-	 * clone that read it under RCU took a reference of its own, or finds
-	 * none (the settings are freed after a grace period).
-	 */
-	ktls_hs_settings_put(rcu_dereference_protected(ctx->hs_settings, true));
-	if (ctx->hs_listen)
-		ktls_hs_listen_put(ctx->hs_listen);
+	ktls_hs_free(ctx);
 	if (!ktls_device_owns_ctx(ctx))
 		kfree_rcu(ctx, rcu);
 }
@@ -315,8 +286,7 @@ static void ktls_close(struct sock *sk, long timeout)
 
 	lock_sock(sk);
 	/* A handshake still running stops here, its callbacks given back. */
-	if (ctx->hs)
-		ktls_hs_conn_stop(ctx->hs);
+	ktls_hs_stop(sk, ctx);
 	/* An alert the record layer owes the peer goes out before close. */
 	if (ktls_rx_on(ctx))
 		ktls_rx_send_alert_due(sk);
@@ -423,8 +393,7 @@ static void ktls_release_cb(struct sock *sk)
 		ktls_base_prots[ktls_family_of(sk)]->release_cb(sk);
 		return;
 	}
-	if (ctx->hs)
-		ktls_hs_conn_release_cb(ctx->hs);
+	ktls_hs_release_cb(ctx);
 	ctx->sk_proto->release_cb(sk);
 }
 
