@@ -4,7 +4,7 @@
  * armed listener (or a per-socket handshake) was given (config.c), one
  * handshake in progress on a socket (conn.c), and the armed listener
  * that runs handshakes on its children before accept() sees them
- * (listen.c).  The protocol itself is the engine's (engine.h).
+ * (listen.c, its ULP in listen_ulp.c).  The protocol itself is the engine's (engine.h).
  */
 #ifndef _KTLS_HS_HS_H
 #define _KTLS_HS_HS_H
@@ -271,5 +271,9 @@ void ktls_hs_listen_put(struct ktls_hs_listen *l);
 int ktls_hs_listen_stats(struct sock *sk, char __user *optval,
 			 int __user *optlen);
 void ktls_hs_listen_exit(void);
+
+/* listen_ulp.c: the ULP "ktls_hs" of armed listeners */
+extern struct tcp_ulp_ops ktls_hs_ulp_ops;
+void ktls_hs_listen_setup(void);
 
 #endif /* _KTLS_HS_HS_H */

@@ -158,4 +158,16 @@ int ktls_hs_option_refused(struct sock *sk, bool record, bool set);
 bool ktls_hs_fallback_ulp(struct sock *sk, sockptr_t optval,
 			  unsigned int optlen);
 
+/**
+ * ktls_hs_ops_listen() - listen() of every socket of ours
+ * @sock:	the socket, unlocked
+ * @backlog:	as for listen()
+ *
+ * A disconnected armed listener that listens again takes children
+ * again.  Every socket shares it, since accept() gives a listener's
+ * socket ops to its children.
+ * Return: as TCP's listen().
+ */
+int ktls_hs_ops_listen(struct socket *sock, int backlog);
+
 #endif /* _KTLS_HS_SEAM_H */
