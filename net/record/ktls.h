@@ -82,7 +82,9 @@ enum ktls_tx_dev {
  *		of an armed listener or for a per-socket handshake
  * @hs:		the in-kernel handshake of this socket, running or ended
  *		(net/hs/conn.c); NULL if none was started
- * @hs_listen:	set on an armed listener (net/hs/listen.c)
+ * @hs_listen:	set on an armed listener (net/hs/listen.c).  These three
+ *		are the handshake's: the record layer reads none of them,
+ *		and asks through the hooks of net/hs/seam.h
  * @tx_dev:	enum ktls_tx_dev: where the TX offload of the socket stands
  *		(device_tx_keys.c)
  * @dev_dirs:	which directions the driver of base.netdev holds state
