@@ -25,6 +25,7 @@ static int __init ktls_hs_module_init(void)
 
 	ktls_cipher_setup();
 	ktls_ulp_setup();
+	ktls_hs_listen_setup();
 
 	err = ktls_kdf_init();
 	if (err)

@@ -4,7 +4,7 @@
  * armed listener (or a per-socket handshake) was given (config.c), one
  * handshake in progress on a socket (conn.c), and the armed listener
  * that runs handshakes on its children before accept() sees them
- * (listen.c).  The protocol itself is the engine's (engine.h).
+ * (listen.c, its ULP in listen_ulp.c).  The protocol itself is the engine's (engine.h).
  */
 #ifndef _KTLS_HS_HS_H
 #define _KTLS_HS_HS_H
@@ -20,6 +20,7 @@
 #include <uapi/linux/ktls_hs.h>
 
 #include "engine.h"
+#include "seam.h"
 
 struct sock;
 struct ktls_ctx;
@@ -187,11 +188,7 @@ void ktls_hs_conn_start(struct ktls_hs_conn *conn,
 			void (*data_ready)(struct sock *sk),
 			void (*write_space)(struct sock *sk));
 void ktls_hs_conn_run(struct ktls_hs_conn *conn);
-void ktls_hs_conn_release_cb(struct ktls_hs_conn *conn);
-void ktls_hs_conn_stop(struct ktls_hs_conn *conn);
 void ktls_hs_conn_free(struct ktls_hs_conn *conn);
-int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
-		      bool nonblock);
 
 /*
  * The handshake ended and left the socket to the application: with keys,
@@ -275,13 +272,8 @@ int ktls_hs_listen_stats(struct sock *sk, char __user *optval,
 			 int __user *optlen);
 void ktls_hs_listen_exit(void);
 
-/* sockopt.c of the handshake: our SOL_TLS options; socket unlocked. */
-bool ktls_hs_is_option(int optname);
-int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
-		       unsigned int optlen);
-int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
-		       int __user *optlen);
-bool ktls_hs_fallback_ulp(struct sock *sk, sockptr_t optval,
-			  unsigned int optlen);
+/* listen_ulp.c: the ULP "ktls_hs" of armed listeners */
+extern struct tcp_ulp_ops ktls_hs_ulp_ops;
+void ktls_hs_listen_setup(void);
 
 #endif /* _KTLS_HS_HS_H */

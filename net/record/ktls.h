@@ -82,7 +82,9 @@ enum ktls_tx_dev {
  *		of an armed listener or for a per-socket handshake
  * @hs:		the in-kernel handshake of this socket, running or ended
  *		(net/hs/conn.c); NULL if none was started
- * @hs_listen:	set on an armed listener (net/hs/listen.c)
+ * @hs_listen:	set on an armed listener (net/hs/listen.c).  These three
+ *		are the handshake's: the record layer reads none of them,
+ *		and asks through the hooks of net/hs/seam.h
  * @tx_dev:	enum ktls_tx_dev: where the TX offload of the socket stands
  *		(device_tx_keys.c)
  * @dev_dirs:	which directions the driver of base.netdev holds state
@@ -149,9 +151,34 @@ static inline struct ktls_ctx *ktls_ctx(const struct sock *sk)
 }
 
 extern struct tcp_ulp_ops ktls_ulp_ops;
-extern struct tcp_ulp_ops ktls_hs_ulp_ops;	/* armed listeners */
+
+/*
+ * The ULP glue (ulp.c), and what of it the armed listener's ULP
+ * (net/hs/listen_ulp.c) builds on: our protos are per address family.
+ */
+enum ktls_family {
+	KTLS_INET,
+	KTLS_INET6,
+	KTLS_NR_FAMILIES,
+};
+
+static inline enum ktls_family ktls_family_of(const struct sock *sk)
+{
+	return sk->sk_family == AF_INET6 ? KTLS_INET6 : KTLS_INET;
+}
 
 void ktls_ulp_setup(void);
+struct proto *ktls_base_prot(enum ktls_family family);
+bool ktls_derive_prot(enum ktls_family family, struct proto *p);
+int ktls_attach(struct sock *sk, struct proto *prots,
+		int (*arm)(struct sock *sk, struct ktls_ctx *ctx));
+int ktls_attach_clone(struct sock *newsk, struct ktls_ctx *lctx, gfp_t gfp,
+		      int (*arm)(struct ktls_ctx *lctx, struct ktls_ctx *ctx,
+				 gfp_t gfp));
+void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeout);
+void ktls_update(struct sock *sk, struct proto *p,
+		 void (*write_space)(struct sock *sk));
+void ktls_release(struct sock *sk);
 
 /* SOL_TLS options (sockopt.c), called with the socket unlocked. */
 int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,

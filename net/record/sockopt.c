@@ -14,7 +14,7 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
-#include "../hs/hs.h"
+#include "../hs/seam.h"
 
 /* The options of upstream's API, which act on a connection's records. */
 static bool ktls_is_record_option(int optname)
@@ -73,13 +73,8 @@ int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
 		return ktls_hs_setsockopt(sk, optname, optval, optlen);
 	lock_sock(sk);
 	ctx = ktls_ctx(sk);
-	/* An armed listener has no records of its own. */
-	err = -EINVAL;
-	if (ctx->hs_listen && ktls_is_record_option(optname))
-		goto out;
-	/* Keys of a handshake still running would be overwritten. */
-	err = -EBUSY;
-	if (ctx->hs && !ktls_hs_conn_done(ctx->hs))
+	err = ktls_hs_option_refused(sk, ktls_is_record_option(optname), true);
+	if (err)
 		goto out;
 	err = ktls_keys_install_staged(sk);
 	if (err)
@@ -170,8 +165,8 @@ int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 		return ktls_hs_getsockopt(sk, optname, optval, optlen);
 	lock_sock(sk);
 	ctx = ktls_ctx(sk);
-	err = -EINVAL;
-	if (ctx->hs_listen && ktls_is_record_option(optname))
+	err = ktls_hs_option_refused(sk, ktls_is_record_option(optname), false);
+	if (err)
 		goto out;
 	err = ktls_keys_install_staged(sk);
 	if (err)

@@ -3,7 +3,9 @@
  * The TCP ULP "tls": attaching to a socket, the protocol ops we place in
  * front of TCP's, and detaching on close.  This file owns the lifetime of
  * struct ktls_ctx; the record layer and the handshake hang their state off
- * it but never allocate or free it.
+ * it but never allocate or free it.  The ULP "ktls_hs" of armed listeners
+ * builds on what is exported here (net/hs/listen_ulp.c); the handshake
+ * is otherwise reached only through the hooks of net/hs/seam.h.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,13 +19,7 @@
 
 #include "ktls.h"
 #include "../offload/device.h"
-#include "../hs/hs.h"
-
-enum ktls_family {
-	KTLS_INET,
-	KTLS_INET6,
-	KTLS_NR_FAMILIES,
-};
+#include "../hs/seam.h"
 
 /*
  * Our copies of TCP's protocol ops, one per address family, each built
@@ -31,15 +27,9 @@ enum ktls_family {
  * so ktls_ulp_setup() reads it off a kernel socket it opens once.
  */
 static struct proto ktls_prots[KTLS_NR_FAMILIES];
-static struct proto ktls_listen_prots[KTLS_NR_FAMILIES];
 static struct proto *ktls_base_prots[KTLS_NR_FAMILIES];
 static struct proto_ops ktls_proto_ops[KTLS_NR_FAMILIES];	/* not const: built at load */
 static const struct proto_ops *ktls_base_ops[KTLS_NR_FAMILIES];
-
-static enum ktls_family ktls_family_of(const struct sock *sk)
-{
-	return sk->sk_family == AF_INET6 ? KTLS_INET6 : KTLS_INET;
-}
 
 static int ktls_setsockopt(struct sock *sk, int level, int optname,
 			   sockptr_t optval, unsigned int optlen)
@@ -99,19 +89,6 @@ static int ktls_settle(struct sock *sk, struct ktls_ctx *ctx)
 	return err;
 }
 
-/*
- * A per-socket handshake in progress holds the data path: the bytes in
- * TCP's queue are handshake records, not the application's.
- */
-static int ktls_hs_gate(struct sock *sk, struct ktls_ctx *ctx, bool nonblock)
-{
-	struct ktls_hs_conn *conn = READ_ONCE(ctx->hs);
-
-	if (likely(!conn))
-		return 0;
-	return ktls_hs_conn_wait(sk, conn, nonblock);
-}
-
 static int ktls_prot_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
@@ -166,19 +143,10 @@ static __poll_t ktls_ops_poll(struct file *file, struct socket *sock,
 			      struct poll_table_struct *wait)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
-	struct ktls_hs_conn *conn = READ_ONCE(ctx->hs);
 	__poll_t mask;
 
-	if (ctx->hs_listen)
-		return ctx->sk_ops->poll(file, sock, wait) |
-		       ktls_hs_listen_poll(sock->sk);
-	/* Until a per-socket handshake ends, only errors and hangups. */
-	if (conn && !READ_ONCE(conn->ended)) {
-		mask = ctx->sk_ops->poll(file, sock, wait);
-		return mask & (EPOLLERR | EPOLLHUP | EPOLLRDHUP);
-	}
-	if (conn && !ktls_hs_conn_done(conn))
-		return ctx->sk_ops->poll(file, sock, wait) | EPOLLERR;
+	if (ktls_hs_poll(ctx, file, sock, wait, &mask))
+		return mask;
 	/* On failure sk_err is set, and the base poll reports it. */
 	ktls_settle(sock->sk, ctx);
 	if (!ktls_rx_on(ctx))
@@ -211,9 +179,9 @@ static int ktls_ops_read_sock(struct sock *sk, read_descriptor_t *desc,
 
 	/* The caller holds the socket lock: a handshake cannot be waited for. */
 	lockdep_assert(lockdep_sock_is_held(sk));
-	if (ctx->hs && !ktls_hs_conn_done(ctx->hs))
-		return ctx->hs->ended ? ktls_hs_conn_error(ctx->hs) : -EAGAIN;
-	err = ktls_keys_install_staged(sk);
+	err = ktls_hs_gate_locked(ctx);
+	if (!err)
+		err = ktls_keys_install_staged(sk);
 	if (err)
 		return err;
 	if (!ktls_rx_on(ctx))
@@ -270,26 +238,22 @@ static void ktls_ctx_free(struct ktls_ctx *ctx)
 	if (ctx->rx)
 		ktls_rx_free(ctx);
 	ktls_crypto_free(ctx);
-	ktls_hs_conn_free(ctx->hs);
-	/*
-	 * No lock: nothing writes the slot of a context that is going, and a
-	 * clone that read it under RCU took a reference of its own, or finds
-	 * none (the settings are freed after a grace period).
-	 */
-	ktls_hs_settings_put(rcu_dereference_protected(ctx->hs_settings, true));
-	if (ctx->hs_listen)
-		ktls_hs_listen_put(ctx->hs_listen);
+	ktls_hs_free(ctx);
 	if (!ktls_device_owns_ctx(ctx))
 		kfree_rcu(ctx, rcu);
 }
 
-/*
+/**
+ * ktls_detach_close() - detach from a socket and close it
+ * @sk:		the socket, locked by the caller; unlocked on return
+ * @ctx:	its context, freed on return
+ * @timeout:	as for the proto's close
+ *
  * Detach before handing the socket to TCP's close: from here on the socket
  * is plain TCP again, and sock_diag readers see either the old context
- * (still valid until the grace period ends) or none.  Releases the
- * socket lock.
+ * (still valid until the grace period ends) or none.
  */
-static void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeout)
+void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeout)
 {
 	struct proto *base = ctx->sk_proto;
 
@@ -315,8 +279,7 @@ static void ktls_close(struct sock *sk, long timeout)
 
 	lock_sock(sk);
 	/* A handshake still running stops here, its callbacks given back. */
-	if (ctx->hs)
-		ktls_hs_conn_stop(ctx->hs);
+	ktls_hs_stop(sk, ctx);
 	/* An alert the record layer owes the peer goes out before close. */
 	if (ktls_rx_on(ctx))
 		ktls_rx_send_alert_due(sk);
@@ -328,16 +291,20 @@ static void ktls_close(struct sock *sk, long timeout)
 	ktls_detach_close(sk, ctx, timeout);
 }
 
-/*
- * Wrap @sk in a context of ours and the proto @prots gives for its family.
- * @arm, if any, sets up what the context needs before it is published and
- * leaves nothing behind when it fails.  Only plain TCP sockets of a family
- * we serve: one whose ops someone else replaced (sockmap, another ULP) is
- * not ours to wrap, and the socket-level ops (poll, splice) are replaced
- * as well.
+/**
+ * ktls_attach() - wrap a socket in a context of ours
+ * @sk:		a TCP socket, locked (TCP_ULP), process context
+ * @prots:	the protos to give it, one per enum ktls_family
+ * @arm:	if not NULL, sets up what the context needs before it is
+ *		published and leaves nothing behind when it fails
+ *
+ * Only plain TCP sockets of a family we serve: one whose ops someone else
+ * replaced (sockmap, another ULP) is not ours to wrap, and the
+ * socket-level ops (poll, splice) are replaced as well.
+ * Return: 0, or an errno with the socket left as it was.
  */
-static int ktls_attach(struct sock *sk, struct proto *prots,
-		       int (*arm)(struct sock *sk, struct ktls_ctx *ctx))
+int ktls_attach(struct sock *sk, struct proto *prots,
+		int (*arm)(struct sock *sk, struct ktls_ctx *ctx))
 {
 	enum ktls_family family = ktls_family_of(sk);
 	struct ktls_ctx *ctx;
@@ -376,8 +343,8 @@ static int ktls_attach(struct sock *sk, struct proto *prots,
 
 /*
  * TCP_ULP "tls": established sockets only, as upstream defines it.  A
- * listener is armed through "ktls_hs" instead (ktls_listen_init()), and
- * its children get their context from ktls_clone().
+ * listener is armed through "ktls_hs" instead (net/hs/listen_ulp.c), and
+ * its children get their context from ktls_attach_clone().
  */
 static int ktls_init(struct sock *sk)
 {
@@ -386,9 +353,9 @@ static int ktls_init(struct sock *sk)
 	return ktls_attach(sk, ktls_prots, NULL);
 }
 
-/* sockmap swaps the ops under us: remember the new ones as our base. */
-static void ktls_update(struct sock *sk, struct proto *p,
-			void (*write_space)(struct sock *sk))
+/* ULP update: sockmap swaps the ops under us; they become our base. */
+void ktls_update(struct sock *sk, struct proto *p,
+		 void (*write_space)(struct sock *sk))
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 
@@ -400,8 +367,8 @@ static void ktls_update(struct sock *sk, struct proto *p,
 	sk->sk_write_space = write_space;
 }
 
-/* Socket destroyed without passing through our close. */
-static void ktls_release(struct sock *sk)
+/* ULP release: the socket is destroyed without passing through our close. */
+void ktls_release(struct sock *sk)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 
@@ -423,110 +390,48 @@ static void ktls_release_cb(struct sock *sk)
 		ktls_base_prots[ktls_family_of(sk)]->release_cb(sk);
 		return;
 	}
-	if (ctx->hs)
-		ktls_hs_conn_release_cb(ctx->hs);
+	ktls_hs_release_cb(ctx);
 	ctx->sk_proto->release_cb(sk);
 }
 
-/*
- * Armed listeners (net/hs/listen.c).  Their context lives and dies like
- * any other here; their proto adds accept, close and disconnect.
+/**
+ * ktls_attach_clone() - give a child of an armed listener a context
+ * @newsk:	the child, bh-locked in softirq; plain TCP on entry
+ * @lctx:	the listener's context
+ * @gfp:	allocation mode TCP gives us (atomic)
+ * @arm:	sets up what the child's context needs, leaving nothing
+ *		behind when it fails
+ *
+ * The child gets a context of its own and the ordinary "tls" ULP and
+ * proto.  If that fails it is left plain TCP.
+ * Return: 0, or an errno.
  */
-static void ktls_listen_close(struct sock *sk, long timeout)
-{
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-
-	ktls_hs_listen_stop(sk);
-	lock_sock(sk);
-	ktls_hs_listen_release(sk, ctx);
-	ktls_detach_close(sk, ctx, timeout);
-}
-
-/* shutdown(SHUT_RD) of a listener stops it listening, like close. */
-static int ktls_listen_disconnect(struct sock *sk, int flags)
-{
-	struct ktls_ctx *ctx = ktls_ctx(sk);
-
-	if (sk->sk_state == TCP_LISTEN)
-		ktls_hs_listen_stop(sk);
-	return ctx->sk_proto->disconnect(sk, flags);
-}
-
-static struct sock *ktls_listen_accept(struct sock *sk,
-				       struct proto_accept_arg *arg)
-{
-	return ktls_hs_listen_accept(sk, arg);
-}
-
-/* listen() again after a disconnect: the listener takes children again. */
-static int ktls_ops_listen(struct socket *sock, int backlog)
-{
-	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
-	int err;
-
-	err = ctx->sk_ops->listen(sock, backlog);
-	if (!err && ctx->hs_listen) {
-		lock_sock(sock->sk);
-		ktls_hs_listen_restart(sock->sk);
-		release_sock(sock->sk);
-	}
-	return err;
-}
-
-/*
- * TCP_ULP "ktls_hs" arms a listening socket.  "tls" on a listener stays
- * -ENOTCONN, as upstream defines it: applications and the upstream
- * selftest rely on that.
- */
-static int ktls_listen_init(struct sock *sk)
-{
-	if (sk->sk_state != TCP_LISTEN)
-		return -EINVAL;
-	return ktls_attach(sk, ktls_listen_prots, ktls_hs_listen_arm);
-}
-
-/*
- * A child of an armed listener, in softirq, the child locked.  TCP copied
- * the listener's ULP, context pointer and proto into it; the child gets
- * a context of its own and the ordinary "tls" ULP and proto.  If that
- * fails it is left plain TCP, and the listener closes it before accept()
- * sees it.
- */
-static void ktls_clone(const struct request_sock *req, struct sock *newsk,
-		       const gfp_t priority)
+int ktls_attach_clone(struct sock *newsk, struct ktls_ctx *lctx, gfp_t gfp,
+		      int (*arm)(struct ktls_ctx *lctx, struct ktls_ctx *ctx,
+				 gfp_t gfp))
 {
 	struct inet_connection_sock *icsk = inet_csk(newsk);
-	enum ktls_family family = ktls_family_of(newsk);
-	struct ktls_ctx *lctx, *ctx;
+	struct ktls_ctx *ctx;
+	int err;
 
-	/* sk_clone_lock() returns the child bh-locked. */
-	lctx = rcu_dereference_protected(icsk->icsk_ulp_data,
-					 lockdep_sock_is_held(newsk));
-	rcu_assign_pointer(icsk->icsk_ulp_data, NULL);
-	icsk->icsk_ulp_ops = NULL;
-	/* Freeing goes by the creator: not a proto in our module. */
-	WRITE_ONCE(newsk->sk_prot, ktls_base_prots[family]);
-	newsk->sk_prot_creator = ktls_base_prots[family];
-	/* The listener is closing, and TCP will close its queued children. */
-	if (!lctx)
-		return;
-	newsk->sk_data_ready = lctx->hs_listen->saved_data_ready;
-
-	ctx = kzalloc(sizeof(*ctx), priority);
+	lockdep_assert(lockdep_sock_is_held(newsk));
+	ctx = kzalloc(sizeof(*ctx), gfp);
 	if (!ctx)
-		return;
+		return -ENOMEM;
 	ctx->sk = newsk;
 	ctx->sk_proto = lctx->sk_proto;
 	ctx->sk_ops = lctx->sk_ops;
-	if (ktls_hs_listen_clone(lctx, ctx, priority)) {
+	err = arm(lctx, ctx, gfp);
+	if (err) {
 		kfree(ctx);
-		return;
+		return err;
 	}
 	/* The ULP reference every socket of ours holds on the module. */
 	__module_get(THIS_MODULE);
 	rcu_assign_pointer(icsk->icsk_ulp_data, ctx);
 	icsk->icsk_ulp_ops = &ktls_ulp_ops;
-	WRITE_ONCE(newsk->sk_prot, &ktls_prots[family]);
+	WRITE_ONCE(newsk->sk_prot, &ktls_prots[ktls_family_of(newsk)]);
+	return 0;
 }
 
 struct tcp_ulp_ops ktls_ulp_ops __read_mostly = {
@@ -539,15 +444,6 @@ struct tcp_ulp_ops ktls_ulp_ops __read_mostly = {
 	.get_info_size	= ktls_diag_get_info_size,
 };
 EXPORT_SYMBOL_IF_KUNIT(ktls_ulp_ops);
-
-struct tcp_ulp_ops ktls_hs_ulp_ops __read_mostly = {
-	.name		= "ktls_hs",
-	.owner		= THIS_MODULE,
-	.init		= ktls_listen_init,
-	.update		= ktls_update,
-	.release	= ktls_release,
-	.clone		= ktls_clone,
-};
 
 static void ktls_build_prot(enum ktls_family family, struct proto *base,
 			    const struct proto_ops *base_ops)
@@ -566,21 +462,43 @@ static void ktls_build_prot(enum ktls_family family, struct proto *base,
 	p->release_cb = ktls_release_cb;
 	ktls_base_prots[family] = base;
 
-	p = &ktls_listen_prots[family];
-	*p = *base;
-	p->setsockopt = ktls_setsockopt;
-	p->getsockopt = ktls_getsockopt;
-	p->close = ktls_listen_close;
-	p->disconnect = ktls_listen_disconnect;
-	p->accept = ktls_listen_accept;
-
 	*ops = *base_ops;
 	ops->poll = ktls_ops_poll;
 	ops->splice_read = ktls_ops_splice_read;
 	ops->read_sock = ktls_ops_read_sock;
 	ops->shutdown = ktls_ops_shutdown;
-	ops->listen = ktls_ops_listen;
+	ops->listen = ktls_hs_ops_listen;
 	ktls_base_ops[family] = base_ops;
+}
+
+/**
+ * ktls_base_prot() - the TCP proto our protos of a family are built from
+ * @family:	the family
+ *
+ * Return: the proto, or NULL where the family has no TCP.
+ */
+struct proto *ktls_base_prot(enum ktls_family family)
+{
+	return ktls_base_prots[family];
+}
+
+/**
+ * ktls_derive_prot() - a proto of ours for a family, for the caller to adapt
+ * @family:	the family
+ * @p:		set to the base TCP proto with our socket options in front
+ *
+ * Return: false where the family has no TCP, @p then untouched.
+ */
+bool ktls_derive_prot(enum ktls_family family, struct proto *p)
+{
+	struct proto *base = ktls_base_prots[family];
+
+	if (!base)
+		return false;
+	*p = *base;
+	p->setsockopt = ktls_setsockopt;
+	p->getsockopt = ktls_getsockopt;
+	return true;
 }
 
 /*
