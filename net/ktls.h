@@ -75,7 +75,7 @@ enum ktls_tx_dev {
  * @keys_from_kernel: the keys come from the in-kernel handshake, so
  *		getsockopt does not hand them out
  * @key_update_due: the peer asked for our KeyUpdate; it leaves before our
- *		next record (tx.c sends it, rx.c sets this)
+ *		next record (key_update.c)
  * @secrets:	the application traffic secrets of a TLS 1.3 kernel
  *		handshake, for KeyUpdate (keys.c); NULL for any other socket
  * @hs_settings: settings for the in-kernel handshake (net/hs/config.c),
