@@ -71,13 +71,14 @@ static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
 
 static void ktls_device_free_work(struct work_struct *work)
 {
-	struct ktls_ctx *ctx = container_of(work, struct ktls_ctx, device_work);
+	struct ktls_ctx *ctx = container_of(work, struct ktls_ctx,
+					    dev.free_work);
 	struct net_device *netdev;
 
 	/* Off the list: the notifier can no longer clear it under us. */
 	netdev = rcu_dereference_protected(ctx->base.netdev, true);
 	if (netdev) {
-		ktls_device_del(netdev, ctx, ctx->dev_dirs);
+		ktls_device_del(netdev, ctx, ctx->dev.dirs);
 		dev_put(netdev);
 	}
 	kfree(ctx->base.priv_ctx_tx);
@@ -119,8 +120,8 @@ void tls_device_sk_destruct(struct sock *sk)
 	spin_lock_irqsave(&ktls_device_lock, flags);
 	list_del(&ctx->base.list);
 	spin_unlock_irqrestore(&ktls_device_lock, flags);
-	INIT_WORK(&ctx->device_work, ktls_device_free_work);
-	queue_work(ktls_device_wq, &ctx->device_work);
+	INIT_WORK(&ctx->dev.free_work, ktls_device_free_work);
+	queue_work(ktls_device_wq, &ctx->dev.free_work);
 }
 EXPORT_SYMBOL_GPL(tls_device_sk_destruct);
 
@@ -219,7 +220,7 @@ int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir)
 	spin_lock_irq(&ktls_device_lock);
 	cur = rcu_dereference_protected(ctx->base.netdev,
 					lockdep_is_held(&ktls_device_lock));
-	if (ctx->dev_dirs & KTLS_DEV_GONE) {
+	if (ctx->dev.dirs & KTLS_DEV_GONE) {
 		err = -ENETDOWN;
 	} else if (!cur) {
 		rcu_assign_pointer(ctx->base.netdev, netdev);
@@ -229,7 +230,7 @@ int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir)
 		err = -EOPNOTSUPP;
 	}
 	if (!err)
-		WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs | dir);
+		WRITE_ONCE(ctx->dev.dirs, ctx->dev.dirs | dir);
 	spin_unlock_irq(&ktls_device_lock);
 	dev_put(netdev);
 	return err;
@@ -245,8 +246,8 @@ void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 	struct net_device *netdev = NULL;
 
 	spin_lock_irq(&ktls_device_lock);
-	WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs & ~dir);
-	if (!(ctx->dev_dirs & KTLS_DEV_DIRS)) {
+	WRITE_ONCE(ctx->dev.dirs, ctx->dev.dirs & ~dir);
+	if (!(ctx->dev.dirs & KTLS_DEV_DIRS)) {
 		netdev = rcu_dereference_protected(ctx->base.netdev,
 						   lockdep_is_held(&ktls_device_lock));
 		rcu_assign_pointer(ctx->base.netdev, NULL);
@@ -323,7 +324,7 @@ void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 	/* The notifier holds it for writing while it takes sockets off. */
 	down_read(&ktls_device_rwsem);
 	spin_lock_irq(&ktls_device_lock);
-	if (ctx->dev_dirs & bit) {
+	if (ctx->dev.dirs & bit) {
 		netdev = rcu_dereference_protected(ctx->base.netdev,
 						   lockdep_is_held(&ktls_device_lock));
 		dev_hold(netdev);
@@ -420,8 +421,8 @@ static void ktls_device_down(struct net_device *netdev)
 		u8 dirs;
 
 		spin_lock_irq(&ktls_device_lock);
-		dirs = ctx->dev_dirs;
-		WRITE_ONCE(ctx->dev_dirs, KTLS_DEV_GONE);
+		dirs = ctx->dev.dirs;
+		WRITE_ONCE(ctx->dev.dirs, KTLS_DEV_GONE);
 		rcu_assign_pointer(ctx->base.netdev, NULL);
 		spin_unlock_irq(&ktls_device_lock);
 		if (dirs & KTLS_DEV_TX)

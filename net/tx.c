@@ -505,7 +505,7 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 
 	/* The device got the keys off the syscall path: it takes over here. */
 	if (ctx->tx_conf == KTLS_CONF_SW) {
-		u8 dev = READ_ONCE(ctx->tx_dev);
+		u8 dev = READ_ONCE(ctx->tx_offload.state);
 
 		if (dev == KTLS_TX_DEV_READY)
 			ktls_device_tx_switch(sk, ctx,
