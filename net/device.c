@@ -75,8 +75,17 @@ static void ktls_device_free_work(struct work_struct *work)
 					    dev.free_work);
 	struct net_device *netdev;
 
-	/* Off the list: the notifier can no longer clear it under us. */
-	netdev = rcu_dereference_protected(ctx->base.netdev, true);
+	/*
+	 * No lock, because no writer can reach the context any more: the
+	 * claim and unclaim run for a socket somebody holds (a syscall, or
+	 * a work item with its own reference), so before the destructor
+	 * that queued us; the notifier takes only contexts on
+	 * ktls_device_list, off which the destructor took this one under
+	 * ktls_device_lock, and holds the socket of any it took before.
+	 * Being that work item is the condition.
+	 */
+	netdev = rcu_dereference_protected(ctx->base.netdev,
+					   current_work() == work);
 	if (netdev) {
 		ktls_device_del(netdev, ctx, ctx->dev.dirs);
 		dev_put(netdev);
@@ -303,8 +312,15 @@ int ktls_device_add(struct sock *sk, struct ktls_ctx *ctx,
 	err = ktls_device_claim(ctx, netdev, BIT(dir));
 	if (err)
 		return err;
-	/* Drivers set their state (and RX resync mode) from here. */
-	dev = rcu_dereference_protected(ctx->base.netdev, true);
+	/*
+	 * Our claim holds it: the notifier waits for the rwsem we hold,
+	 * and the other direction's claim or unclaim leaves it as it is
+	 * while our bit is set.  Drivers set their state (and RX resync
+	 * mode) from here.
+	 */
+	dev = rcu_dereference_protected(ctx->base.netdev,
+					lockdep_is_held(&ktls_device_rwsem) &&
+					(READ_ONCE(ctx->dev.dirs) & BIT(dir)));
 	err = dev->tlsdev_ops->tls_dev_add(dev, sk, dir, info, seq);
 	if (err)
 		ktls_device_unclaim(ctx, BIT(dir));

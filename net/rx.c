@@ -153,6 +153,8 @@ static int ktls_rx_reader_acquire(struct sock *sk, struct ktls_rx *rx,
 	long timeo = sock_rcvtimeo(sk, nonblock);
 	int err = 0;
 
+	/* sk_wait_event() lets go of the socket lock as it sleeps. */
+	sock_owned_by_me(sk);
 	while (rx->reader_present) {
 		DEFINE_WAIT_FUNC(wait, woken_wake_function);
 
@@ -201,6 +203,7 @@ static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	long timeo = sock_rcvtimeo(sk, nonblock);
 
+	sock_owned_by_me(sk);
 	for (;;) {
 		if (rx->err)
 			return rx->err;
@@ -699,6 +702,8 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_rec *out;
 	int err;
 
+	/* One reader at a time decrypts, in order, and may sleep doing so. */
+	sock_owned_by_me(sk);
 	if (rxo) {
 		err = ktls_rx_device(sk, ctx, rx, rxo);
 		if (err < 0)
@@ -1081,6 +1086,8 @@ int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
 	int copied = 0;
 	int err, used;
 
+	/* Unlike recvmsg(), read_sock() is called with the socket locked. */
+	sock_owned_by_me(sk);
 	err = ktls_rx_reader_acquire(sk, rx, true);
 	if (err)
 		return err;
@@ -1124,6 +1131,7 @@ int ktls_rx_init(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_rx *rx;
 
+	sock_owned_by_me(sk);
 	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
 	if (!rx)
 		return -ENOMEM;
@@ -1158,6 +1166,7 @@ void ktls_rx_rekeyed(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_rx *rx = ctx->rx;
 
+	sock_owned_by_me(sk);
 	if (!rx)
 		return;
 	ktls_device_rx_rekey(sk, ctx);
@@ -1173,6 +1182,7 @@ void ktls_rx_close(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_rx *rx = ctx->rx;
 
+	sock_owned_by_me(sk);
 	if (!rx)
 		return;
 	write_lock_bh(&sk->sk_callback_lock);

@@ -496,6 +496,8 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	bool borrow;
 	int err;
 
+	/* The record's sequence number is the socket's, taken under its lock. */
+	sock_owned_by_me(sk);
 	if (WARN_ON_ONCE(tx->count == KTLS_TX_QUEUE))
 		return -ENOSPC;
 	rec = &tx->queue[(tx->head + tx->count) % KTLS_TX_QUEUE];
@@ -672,6 +674,8 @@ static int ktls_tx_wait(struct sock *sk, struct ktls_tx *tx, long *timeo)
 {
 	int err;
 
+	/* sk_stream_wait_memory() lets go of the socket lock as it sleeps. */
+	sock_owned_by_me(sk);
 	WRITE_ONCE(tx->waiting, true);
 	err = sk_stream_wait_memory(sk, timeo);
 	WRITE_ONCE(tx->waiting, false);
