@@ -11,6 +11,7 @@
 #include <net/tcp.h>
 
 #include "../record/ktls.h"
+#include "../record/key_update.h"
 #include "hs.h"
 
 bool ktls_hs_is_option(int optname)
@@ -115,7 +116,7 @@ static int ktls_hs_key_update(struct sock *sk, sockptr_t optval,
 	release_sock(sk);
 	if (err)
 		return err;
-	return ktls_tx_key_update(sk, val == KTLS_HS_REKEY_REQUEST);
+	return ktls_key_update_send(sk, val == KTLS_HS_REKEY_REQUEST);
 }
 
 int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,

@@ -71,13 +71,23 @@ static void ktls_device_del(struct net_device *netdev, struct ktls_ctx *ctx,
 
 static void ktls_device_free_work(struct work_struct *work)
 {
-	struct ktls_ctx *ctx = container_of(work, struct ktls_ctx, device_work);
+	struct ktls_ctx *ctx = container_of(work, struct ktls_ctx,
+					    dev.free_work);
 	struct net_device *netdev;
 
-	/* Off the list: the notifier can no longer clear it under us. */
-	netdev = rcu_dereference_protected(ctx->base.netdev, true);
+	/*
+	 * No lock, because no writer can reach the context any more: the
+	 * claim and unclaim run for a socket somebody holds (a syscall, or
+	 * a work item with its own reference), so before the destructor
+	 * that queued us; the notifier takes only contexts on
+	 * ktls_device_list, off which the destructor took this one under
+	 * ktls_device_lock, and holds the socket of any it took before.
+	 * Being that work item is the condition.
+	 */
+	netdev = rcu_dereference_protected(ctx->base.netdev,
+					   current_work() == work);
 	if (netdev) {
-		ktls_device_del(netdev, ctx, ctx->dev_dirs);
+		ktls_device_del(netdev, ctx, ctx->dev.dirs);
 		dev_put(netdev);
 	}
 	kfree(ctx->base.priv_ctx_tx);
@@ -119,8 +129,8 @@ void tls_device_sk_destruct(struct sock *sk)
 	spin_lock_irqsave(&ktls_device_lock, flags);
 	list_del(&ctx->base.list);
 	spin_unlock_irqrestore(&ktls_device_lock, flags);
-	INIT_WORK(&ctx->device_work, ktls_device_free_work);
-	queue_work(ktls_device_wq, &ctx->device_work);
+	INIT_WORK(&ctx->dev.free_work, ktls_device_free_work);
+	queue_work(ktls_device_wq, &ctx->dev.free_work);
 }
 EXPORT_SYMBOL_GPL(tls_device_sk_destruct);
 
@@ -219,7 +229,7 @@ int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir)
 	spin_lock_irq(&ktls_device_lock);
 	cur = rcu_dereference_protected(ctx->base.netdev,
 					lockdep_is_held(&ktls_device_lock));
-	if (ctx->dev_dirs & KTLS_DEV_GONE) {
+	if (ctx->dev.dirs & KTLS_DEV_GONE) {
 		err = -ENETDOWN;
 	} else if (!cur) {
 		rcu_assign_pointer(ctx->base.netdev, netdev);
@@ -229,7 +239,7 @@ int ktls_device_claim(struct ktls_ctx *ctx, struct net_device *netdev, u8 dir)
 		err = -EOPNOTSUPP;
 	}
 	if (!err)
-		WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs | dir);
+		WRITE_ONCE(ctx->dev.dirs, ctx->dev.dirs | dir);
 	spin_unlock_irq(&ktls_device_lock);
 	dev_put(netdev);
 	return err;
@@ -245,8 +255,8 @@ void ktls_device_unclaim(struct ktls_ctx *ctx, u8 dir)
 	struct net_device *netdev = NULL;
 
 	spin_lock_irq(&ktls_device_lock);
-	WRITE_ONCE(ctx->dev_dirs, ctx->dev_dirs & ~dir);
-	if (!(ctx->dev_dirs & KTLS_DEV_DIRS)) {
+	WRITE_ONCE(ctx->dev.dirs, ctx->dev.dirs & ~dir);
+	if (!(ctx->dev.dirs & KTLS_DEV_DIRS)) {
 		netdev = rcu_dereference_protected(ctx->base.netdev,
 						   lockdep_is_held(&ktls_device_lock));
 		rcu_assign_pointer(ctx->base.netdev, NULL);
@@ -302,8 +312,15 @@ int ktls_device_add(struct sock *sk, struct ktls_ctx *ctx,
 	err = ktls_device_claim(ctx, netdev, BIT(dir));
 	if (err)
 		return err;
-	/* Drivers set their state (and RX resync mode) from here. */
-	dev = rcu_dereference_protected(ctx->base.netdev, true);
+	/*
+	 * Our claim holds it: the notifier waits for the rwsem we hold,
+	 * and the other direction's claim or unclaim leaves it as it is
+	 * while our bit is set.  Drivers set their state (and RX resync
+	 * mode) from here.
+	 */
+	dev = rcu_dereference_protected(ctx->base.netdev,
+					lockdep_is_held(&ktls_device_rwsem) &&
+					(READ_ONCE(ctx->dev.dirs) & BIT(dir)));
 	err = dev->tlsdev_ops->tls_dev_add(dev, sk, dir, info, seq);
 	if (err)
 		ktls_device_unclaim(ctx, BIT(dir));
@@ -323,7 +340,7 @@ void ktls_device_forget(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 	/* The notifier holds it for writing while it takes sockets off. */
 	down_read(&ktls_device_rwsem);
 	spin_lock_irq(&ktls_device_lock);
-	if (ctx->dev_dirs & bit) {
+	if (ctx->dev.dirs & bit) {
 		netdev = rcu_dereference_protected(ctx->base.netdev,
 						   lockdep_is_held(&ktls_device_lock));
 		dev_hold(netdev);
@@ -420,8 +437,8 @@ static void ktls_device_down(struct net_device *netdev)
 		u8 dirs;
 
 		spin_lock_irq(&ktls_device_lock);
-		dirs = ctx->dev_dirs;
-		WRITE_ONCE(ctx->dev_dirs, KTLS_DEV_GONE);
+		dirs = ctx->dev.dirs;
+		WRITE_ONCE(ctx->dev.dirs, KTLS_DEV_GONE);
 		rcu_assign_pointer(ctx->base.netdev, NULL);
 		spin_unlock_irq(&ktls_device_lock);
 		if (dirs & KTLS_DEV_TX)

@@ -90,7 +90,7 @@ static inline struct ktls_rx_offload *ktls_rx_offload(const struct ktls_ctx *ctx
 	return ctx->base.priv_ctx_rx;
 }
 
-/* ktls_ctx.dev_dirs (device.c), under its lock */
+/* ktls_ctx.dev.dirs (device.c), under its lock */
 #define KTLS_DEV_TX	BIT(TLS_OFFLOAD_CTX_DIR_TX)	/* driver has TX state */
 #define KTLS_DEV_RX	BIT(TLS_OFFLOAD_CTX_DIR_RX)	/* driver has RX state */
 #define KTLS_DEV_GONE	BIT(2)	/* a device went down under the socket */
@@ -305,8 +305,10 @@ int ktls_device_records_start(struct tls_offload_context_tx *octx, u32 seq,
 static inline bool ktls_device_tx_stale(const struct ktls_ctx *ctx,
 					const struct sk_buff *skb)
 {
-	return READ_ONCE(ctx->tx_floor_on) &&
-	       before(ntohl(tcp_hdr(skb)->seq), READ_ONCE(ctx->tx_floor));
+	const struct ktls_tx_offload_state *txo = &ctx->tx_offload;
+
+	return READ_ONCE(txo->floor_on) &&
+	       before(ntohl(tcp_hdr(skb)->seq), READ_ONCE(txo->floor));
 }
 
 /*
@@ -316,8 +318,10 @@ static inline bool ktls_device_tx_stale(const struct ktls_ctx *ctx,
 static inline void ktls_device_tx_floor_acked(struct ktls_ctx *ctx,
 					      u32 acked_seq)
 {
-	if (READ_ONCE(ctx->tx_floor_on) && after(acked_seq, ctx->tx_floor))
-		WRITE_ONCE(ctx->tx_floor_on, false);
+	struct ktls_tx_offload_state *txo = &ctx->tx_offload;
+
+	if (READ_ONCE(txo->floor_on) && after(acked_seq, txo->floor))
+		WRITE_ONCE(txo->floor_on, false);
 }
 
 /* device_fallback.c */

@@ -69,7 +69,7 @@ void ktls_device_rx_rekey(struct sock *sk, struct ktls_ctx *ctx)
 	/* What the device marked from here on is of the old key. */
 	rxo->stale = true;
 	/* An install in flight starts this when it is done. */
-	if (ctx->rx_conf != KTLS_CONF_HW || ctx->closed)
+	if (ctx->rx_conf != KTLS_CONF_HW || ctx->dev.closed)
 		return;
 	ktls_device_rx_rekey_queue(sk, rxo, KTLS_RX_REKEY_DEL);
 }
@@ -90,7 +90,7 @@ static void ktls_device_rx_sw(struct sock *sk, struct ktls_ctx *ctx,
 {
 	rxo->stale = true;
 	rxo->rekey = KTLS_RX_REKEY_NONE;
-	if (ctx->rx_conf != KTLS_CONF_HW || ctx->closed)
+	if (ctx->rx_conf != KTLS_CONF_HW || ctx->dev.closed)
 		return;
 	ctx->base.rx_conf = TLS_SW;
 	WRITE_ONCE(ctx->rx_conf, KTLS_CONF_SW);
@@ -112,7 +112,7 @@ static void ktls_device_rx_rekey_del(struct sock *sk, struct ktls_ctx *ctx,
 	if (rxo->rekey != KTLS_RX_REKEY_DEL)
 		return;
 	/* Closed: RX state is gone, the destructor deletes what is left. */
-	if (ctx->closed) {
+	if (ctx->dev.closed) {
 		ktls_device_rx_sw(sk, ctx, rxo);
 		return;
 	}
@@ -129,7 +129,7 @@ static void ktls_device_rx_rekey_add(struct sock *sk, struct ktls_ctx *ctx,
 	int err;
 	u32 seq;
 
-	if (ctx->closed) {
+	if (ctx->dev.closed) {
 		ktls_device_rx_sw(sk, ctx, rxo);
 		return;
 	}
@@ -171,7 +171,7 @@ static void ktls_device_rx_rekey_work(struct work_struct *work)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 
 	lock_sock(sk);
-	if (ctx->closed)
+	if (ctx->dev.closed)
 		rxo->rekey = KTLS_RX_REKEY_NONE;
 	if (rxo->rekey == KTLS_RX_REKEY_DEL)
 		ktls_device_rx_rekey_del(sk, ctx, rxo);
@@ -204,7 +204,7 @@ static void ktls_device_rx_on(struct sock *sk, struct ktls_ctx *ctx)
  */
 static void ktls_device_rx_drop(struct ktls_ctx *ctx)
 {
-	if (ctx->closed)
+	if (ctx->dev.closed)
 		return;
 	ktls_device_rx_free(ctx->base.priv_ctx_rx);
 	ctx->base.priv_ctx_rx = NULL;
@@ -237,7 +237,7 @@ static void ktls_device_rx_install_work(struct work_struct *work)
 	u32 seq;
 
 	lock_sock(sk);
-	if (ctx->closed)
+	if (ctx->dev.closed)
 		goto out_unlock;
 	err = -ENOMEM;
 	rxo = ktls_device_rx_alloc(ctx);
@@ -255,7 +255,7 @@ static void ktls_device_rx_install_work(struct work_struct *work)
 	lock_sock(sk);
 	if (err) {
 		ktls_device_rx_drop(ctx);
-	} else if (!ctx->closed) {
+	} else if (!ctx->dev.closed) {
 		ktls_device_rx_on(sk, ctx);
 		/* The keys changed while the driver took them. */
 		if (rxo->stale)

@@ -6,9 +6,9 @@
  * switch to device mode at a record boundary once the driver has them,
  * and the way back to software: the driver forgetting the keys, and the
  * TLS 1.3 key updates that make it forget them and take the new ones.
- * The state is ctx->tx_dev (enum ktls_tx_dev); the device itself, its
- * claim and tls_dev_add() are the core's (device.c), the records in
- * device form device_tx.c's, their software encryption
+ * The state is ctx->tx_offload (struct ktls_tx_offload_state); the
+ * device itself, its claim and tls_dev_add() are the core's (device.c),
+ * the records in device form device_tx.c's, their software encryption
  * device_fallback.c's.
  *
  * struct tlsdev_ops has no call to change a key: the driver forgets the
@@ -66,7 +66,7 @@ static void ktls_device_leave_work(struct work_struct *work)
 	ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
 	/* tls_dev_del() returned: see ktls_device_tx_drained(). */
 	smp_mb__before_atomic();
-	atomic_dec(&ctx->tx_forgetting);
+	atomic_dec(&ctx->tx_offload.forgetting);
 	sock_put(lv->sk);
 	kfree(lv);
 }
@@ -89,7 +89,7 @@ static void ktls_device_tx_forget(struct sock *sk, struct ktls_ctx *ctx)
 	 * must not be offered until tls_dev_del() returned, or the work's
 	 * del could take the new state the concurrent install just added.
 	 */
-	atomic_inc(&ctx->tx_forgetting);
+	atomic_inc(&ctx->tx_offload.forgetting);
 	sock_hold(sk);
 	lv->sk = sk;
 	INIT_WORK(&lv->work, ktls_device_leave_work);
@@ -153,7 +153,7 @@ static int ktls_device_tx_rekey_prepare(struct sock *sk, struct ktls_ctx *ctx,
 	/* Every xmit hook that may not have seen the floor is done. */
 	synchronize_net();
 	lock_sock(sk);
-	if (ctx->closed) {
+	if (ctx->dev.closed) {
 		release_sock(sk);
 		return -ESTALE;
 	}
@@ -179,8 +179,9 @@ static void ktls_device_tx_abandoned(struct sock *sk, struct ktls_ctx *ctx,
 	if (!err)
 		ktls_device_forget(ctx, TLS_OFFLOAD_CTX_DIR_TX);
 	/* Not if it refused them, or the device went. */
-	WRITE_ONCE(ctx->tx_dev, !err || err == -ESTALE ? KTLS_TX_DEV_DRAIN :
-							  KTLS_TX_DEV_NONE);
+	WRITE_ONCE(ctx->tx_offload.state,
+		   !err || err == -ESTALE ? KTLS_TX_DEV_DRAIN :
+					    KTLS_TX_DEV_NONE);
 }
 
 /*
@@ -201,7 +202,7 @@ static void ktls_device_tx_install_work(struct work_struct *work)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	int err = -ESTALE;
 
-	if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_PENDING)
+	if (READ_ONCE(ctx->tx_offload.state) != KTLS_TX_DEV_PENDING)
 		goto out;
 	/* Before the claim: a notifier may hand TX to the fallback then. */
 	err = 0;
@@ -217,13 +218,15 @@ static void ktls_device_tx_install_work(struct work_struct *work)
 	netdev = NULL;	/* the add took our reference */
 	/* The TX path moves over at its next record. */
 	if (!err)
-		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_READY);
+		cmpxchg(&ctx->tx_offload.state, KTLS_TX_DEV_PENDING,
+			KTLS_TX_DEV_READY);
 	up_read(&ktls_device_rwsem);
 out:
 	if (err)
-		cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING, KTLS_TX_DEV_NONE);
+		cmpxchg(&ctx->tx_offload.state, KTLS_TX_DEV_PENDING,
+			KTLS_TX_DEV_NONE);
 	/* The keys changed while the driver took them: it takes the next. */
-	if (READ_ONCE(ctx->tx_dev) == KTLS_TX_DEV_ABANDONED)
+	if (READ_ONCE(ctx->tx_offload.state) == KTLS_TX_DEV_ABANDONED)
 		ktls_device_tx_abandoned(sk, ctx, err);
 	dev_put(netdev);
 	/* May be the last reference: the destructor then frees the rest. */
@@ -264,7 +267,7 @@ static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
 		inst->start_seq = tcp_sk(sk)->write_seq;
 		ktls_device_own(sk, ctx);
 	}
-	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_PENDING);
+	WRITE_ONCE(ctx->tx_offload.state, KTLS_TX_DEV_PENDING);
 	ktls_device_install_queue(inst, sk, ktls_device_tx_install_work);
 	return;
 
@@ -291,14 +294,14 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 	struct tls_offload_context_tx *octx;
 	bool on = false, again = false;
 
-	if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_READY, KTLS_TX_DEV_ON) !=
-	    KTLS_TX_DEV_READY)
+	if (cmpxchg(&ctx->tx_offload.state, KTLS_TX_DEV_READY,
+		    KTLS_TX_DEV_ON) != KTLS_TX_DEV_READY)
 		return;
 	/* The install work set it before it published READY. */
 	octx = tls_offload_ctx_tx(&ctx->base);
 	/* Against the notifier: the device is either still there or gone. */
 	down_read(&ktls_device_rwsem);
-	if ((READ_ONCE(ctx->dev_dirs) & KTLS_DEV_TX) &&
+	if ((READ_ONCE(ctx->dev.dirs) & KTLS_DEV_TX) &&
 	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
 		/* Set since a first time on the device, before a key update. */
 		again = inet_csk(sk)->icsk_clean_acked;
@@ -314,7 +317,7 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 	}
 	up_read(&ktls_device_rwsem);
 	if (!on) {
-		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
+		WRITE_ONCE(ctx->tx_offload.state, KTLS_TX_DEV_NONE);
 		return;
 	}
 	ktls_stat_add(sk, KTLS_STAT_CURR_TX_SW, -1);
@@ -326,23 +329,23 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 
 void ktls_device_tx_rekey(struct sock *sk, struct ktls_ctx *ctx)
 {
-	switch (READ_ONCE(ctx->tx_dev)) {
+	switch (READ_ONCE(ctx->tx_offload.state)) {
 	case KTLS_TX_DEV_PENDING:
 		/* The install work sees this at its end (ktls_device_tx_abandoned). */
-		if (cmpxchg(&ctx->tx_dev, KTLS_TX_DEV_PENDING,
+		if (cmpxchg(&ctx->tx_offload.state, KTLS_TX_DEV_PENDING,
 			    KTLS_TX_DEV_ABANDONED) == KTLS_TX_DEV_PENDING)
 			return;
 		/* It just ended: the driver has the old keys, or nothing. */
-		if (READ_ONCE(ctx->tx_dev) != KTLS_TX_DEV_READY)
+		if (READ_ONCE(ctx->tx_offload.state) != KTLS_TX_DEV_READY)
 			return;
 		fallthrough;
 	case KTLS_TX_DEV_READY:
 		/* Never handed a record: the driver just forgets the keys. */
-		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_DRAIN);
+		WRITE_ONCE(ctx->tx_offload.state, KTLS_TX_DEV_DRAIN);
 		ktls_device_tx_forget(sk, ctx);
 		return;
 	case KTLS_TX_DEV_ON:
-		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_DRAIN);
+		WRITE_ONCE(ctx->tx_offload.state, KTLS_TX_DEV_DRAIN);
 		ktls_device_tx_leave(sk, ctx);
 		return;
 	}
@@ -352,12 +355,12 @@ void ktls_device_tx_rekey(struct sock *sk, struct ktls_ctx *ctx)
 void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 {
 	struct tls_offload_context_tx *octx = tls_offload_ctx_tx(&ctx->base);
-	u8 dirs = READ_ONCE(ctx->dev_dirs);
+	u8 dirs = READ_ONCE(ctx->dev.dirs);
 	unsigned long flags;
 	bool empty = true;
 
 	if (dirs & KTLS_DEV_GONE) {
-		WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
+		WRITE_ONCE(ctx->tx_offload.state, KTLS_TX_DEV_NONE);
 		return;
 	}
 	/*
@@ -366,7 +369,7 @@ void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 	 * install that ran meanwhile would have its new state deleted by
 	 * that call, and the device would send its records in the clear.
 	 */
-	if ((dirs & KTLS_DEV_TX) || atomic_read(&ctx->tx_forgetting))
+	if ((dirs & KTLS_DEV_TX) || atomic_read(&ctx->tx_offload.forgetting))
 		return;
 	/* None if the keys changed before the first install began. */
 	if (octx) {
@@ -378,9 +381,9 @@ void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 		return;
 	/* No skb of the old keys is in device form from @seq on. */
 	if (inet_csk(sk)->icsk_clean_acked) {
-		WRITE_ONCE(ctx->tx_floor, seq);
-		WRITE_ONCE(ctx->tx_floor_on, true);
+		WRITE_ONCE(ctx->tx_offload.floor, seq);
+		WRITE_ONCE(ctx->tx_offload.floor_on, true);
 	}
-	WRITE_ONCE(ctx->tx_dev, KTLS_TX_DEV_NONE);
+	WRITE_ONCE(ctx->tx_offload.state, KTLS_TX_DEV_NONE);
 	ktls_device_tx_reoffer(sk, ctx);
 }

@@ -46,6 +46,42 @@ enum ktls_tx_dev {
 };
 
 /**
+ * struct ktls_tx_offload_state - where the TX offload of a socket stands
+ * @state:	enum ktls_tx_dev (device_tx_keys.c)
+ * @floor_on:	@floor holds, until TCP acks past it
+ * @floor:	TCP sequence number below which an skb in device form is a
+ *		stale copy of a record of older keys (device_tx_keys.c)
+ * @forgetting:	TX forgets queued whose tls_dev_del() has not returned:
+ *		the driver may still hold an old key (device_tx_keys.c)
+ *
+ * In the context, not hung off @base.priv_ctx_tx as the driver's state
+ * is: it outlives each stay on a device, and the TX path reads it before
+ * any device was asked.
+ */
+struct ktls_tx_offload_state {
+	u8 state;
+	bool floor_on;
+	u32 floor;
+	atomic_t forgetting;
+};
+
+/**
+ * struct ktls_device_link - a socket's tie to an offload device (device.c)
+ * @dirs:	which directions the driver of base.netdev holds state
+ *		for, and whether a device went from under the socket
+ *		(KTLS_DEV_*, under device.c's lock)
+ * @closed:	close() ran on an offloaded socket, whose context lives
+ *		on until the socket's destructor
+ * @free_work:	frees an offloaded socket's context after its destructor,
+ *		since drivers may sleep in tls_dev_del()
+ */
+struct ktls_device_link {
+	u8 dirs;
+	bool closed;
+	struct work_struct free_work;
+};
+
+/**
  * struct ktls_ctx - state of one socket the "tls" ULP is attached to
  * @base:	the kernel's own struct tls_context, first, because NIC
  *		drivers read the ULP slot as one (tls_get_ctx() and the
@@ -75,7 +111,7 @@ enum ktls_tx_dev {
  * @keys_from_kernel: the keys come from the in-kernel handshake, so
  *		getsockopt does not hand them out
  * @key_update_due: the peer asked for our KeyUpdate; it leaves before our
- *		next record (tx.c sends it, rx.c sets this)
+ *		next record (key_update.c)
  * @secrets:	the application traffic secrets of a TLS 1.3 kernel
  *		handshake, for KeyUpdate (keys.c); NULL for any other socket
  * @hs_settings: settings for the in-kernel handshake (net/hs/config.c),
@@ -85,20 +121,9 @@ enum ktls_tx_dev {
  * @hs_listen:	set on an armed listener (net/hs/listen.c).  These three
  *		are the handshake's: the record layer reads none of them,
  *		and asks through the hooks of net/hs/seam.h
- * @tx_dev:	enum ktls_tx_dev: where the TX offload of the socket stands
- *		(device_tx_keys.c)
- * @dev_dirs:	which directions the driver of base.netdev holds state
- *		for, and whether a device went from under the socket
- *		(device.c, under its lock)
- * @tx_floor:	TCP sequence number below which an skb in device form is a
- *		stale copy of a record of older keys (device_tx_keys.c)
- * @tx_floor_on: @tx_floor holds, until TCP acks past it
- * @tx_forgetting: TX forgets queued whose tls_dev_del() has not returned:
- *		the driver may still hold an old key (device_tx_keys.c)
- * @closed:	close() ran on an offloaded socket, whose context lives
- *		on until the socket's destructor (device.c)
- * @device_work: frees an offloaded socket's context after its destructor,
- *		since drivers may sleep in tls_dev_del() (device.c)
+ * @tx_offload: where the TX offload of the socket stands
+ * @dev:	the socket's tie to an offload device, and the lifetime of
+ *		an offloaded socket's context
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
@@ -123,13 +148,8 @@ struct ktls_ctx {
 	struct ktls_hs_settings __rcu *hs_settings;
 	struct ktls_hs_conn *hs;
 	struct ktls_hs_listen *hs_listen;
-	u8 tx_dev;
-	u8 dev_dirs;
-	bool tx_floor_on;
-	u32 tx_floor;
-	atomic_t tx_forgetting;
-	bool closed;
-	struct work_struct device_work;
+	struct ktls_tx_offload_state tx_offload;
+	struct ktls_device_link dev;
 	struct rcu_head rcu;
 };
 

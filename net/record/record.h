@@ -270,8 +270,12 @@ void ktls_tx_close(struct sock *sk, long timeout);
 void ktls_tx_free(struct ktls_ctx *ctx);
 int ktls_sendmsg(struct sock *sk, struct msghdr *msg, size_t size);
 void ktls_splice_eof(struct socket *sock);
-/* Our KeyUpdate, for the keys of a kernel handshake; takes the locks. */
-int ktls_tx_key_update(struct sock *sk, bool request);
+/* Senders serialized, then the socket locked; and back. */
+int ktls_tx_lock(struct sock *sk);
+void ktls_tx_unlock(struct sock *sk);
+/* A handshake record sealed under the current key (key_update.c); tx locked. */
+int ktls_tx_handshake(struct sock *sk, const void *msg, size_t len,
+		      long *timeo);
 /* A fatal alert, if it fits in the send buffer now; socket locked. */
 void ktls_tx_alert(struct sock *sk, u8 desc);
 

@@ -45,6 +45,7 @@
 
 #include "rx.h"
 #include "../offload/device.h"
+#include "key_update.h"
 
 /* How long a record of a kernel handshake's keys may wait unread. */
 #define KTLS_RX_CHECK_DELAY	msecs_to_jiffies(200)
@@ -152,6 +153,8 @@ static int ktls_rx_reader_acquire(struct sock *sk, struct ktls_rx *rx,
 	long timeo = sock_rcvtimeo(sk, nonblock);
 	int err = 0;
 
+	/* sk_wait_event() lets go of the socket lock as it sleeps. */
+	sock_owned_by_me(sk);
 	while (rx->reader_present) {
 		DEFINE_WAIT_FUNC(wait, woken_wake_function);
 
@@ -200,6 +203,7 @@ static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
 	long timeo = sock_rcvtimeo(sk, nonblock);
 
+	sock_owned_by_me(sk);
 	for (;;) {
 		if (rx->err)
 			return rx->err;
@@ -309,23 +313,6 @@ static void ktls_rx_alert_work(struct work_struct *work)
 	sock_put(sk);
 }
 
-/* A TLS 1.3 KeyUpdate ends the current keys: nothing more until new ones. */
-static void ktls_rx_check_key_update(struct sock *sk, struct ktls_ctx *ctx,
-				     struct ktls_rx *rx,
-				     struct ktls_rx_rec *rec)
-{
-	u8 hs_type;
-
-	if (ctx->prot.version != TLS_1_3_VERSION ||
-	    rec->type != KTLS_TYPE_HANDSHAKE || !rec->plain)
-		return;
-	ktls_rx_rec_read(rec, rec->off, &hs_type, 1);
-	if (hs_type != KTLS_KEY_UPDATE_TYPE)
-		return;
-	WRITE_ONCE(rx->key_expired, true);
-	ktls_stat_inc(sk, KTLS_STAT_RX_REKEY_RECEIVED);
-}
-
 /* The peer broke the protocol: tell it, if we can, and fail the stream. */
 static int ktls_rx_fatal(struct sock *sk, struct ktls_rx *rx, int err,
 			 u8 alert)
@@ -365,9 +352,10 @@ static int ktls_rx_check_type(struct sock *sk, struct ktls_rx *rx,
  * A handshake record on the keys of a kernel TLS 1.3 handshake: the next
  * piece of the post-handshake messages (rx_hs.c says which the peer may
  * send, and puts one split over records together).  A whole KeyUpdate
- * ended the record: the next record is under the peer's next key.  Errors
- * fail the stream with their alert: -EPROTO (unexpected_message) or
- * -EBADMSG (decode_error, illegal_parameter).
+ * ended the record: key_update.c moves RX to the peer's next key before
+ * the next record is decrypted.  Errors fail the stream with their
+ * alert: -EPROTO (unexpected_message) or -EBADMSG (decode_error,
+ * illegal_parameter).
  */
 static int ktls_rx_post_hs(struct sock *sk, struct ktls_ctx *ctx,
 			   struct ktls_rx *rx, struct ktls_rx_rec *rec)
@@ -385,22 +373,11 @@ static int ktls_rx_post_hs(struct sock *sk, struct ktls_ctx *ctx,
 	if (ret == KTLS_RX_HS_MORE)
 		return 0;
 
-	ktls_stat_inc(sk, KTLS_STAT_RX_REKEY_RECEIVED);
-	err = ktls_keys_next(sk, false);
-	if (err) {
+	err = ktls_key_update_received(sk, ctx,
+				       ret == KTLS_RX_HS_UPDATE_REQUESTED);
+	if (err)
 		rx->err = err;
-		return err;
-	}
-	/* Our RX key moved on; the device's did not. */
-	ktls_device_rx_rekey(sk, ctx);
-	/*
-	 * Answered before our next record.  However often the peer asks,
-	 * one answer is due at most, and only when we send anyway: asking
-	 * cannot make us send more than the application does.
-	 */
-	if (ret == KTLS_RX_HS_UPDATE_REQUESTED)
-		WRITE_ONCE(ctx->key_update_due, true);
-	return 0;
+	return err;
 }
 
 /*
@@ -580,7 +557,7 @@ static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
 		return err ?: KTLS_RX_CONSUMED;
 	}
 	list_add_tail(&rec->list, &rx->list);
-	ktls_rx_check_key_update(sk, ctx, rx, rec);
+	ktls_key_update_queued(sk, ctx, rx, rec);
 	return KTLS_RX_QUEUED;
 }
 
@@ -725,6 +702,8 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 	struct ktls_rx_rec *out;
 	int err;
 
+	/* One reader at a time decrypts, in order, and may sleep doing so. */
+	sock_owned_by_me(sk);
 	if (rxo) {
 		err = ktls_rx_device(sk, ctx, rx, rxo);
 		if (err < 0)
@@ -1107,6 +1086,8 @@ int ktls_read_sock(struct sock *sk, read_descriptor_t *desc,
 	int copied = 0;
 	int err, used;
 
+	/* Unlike recvmsg(), read_sock() is called with the socket locked. */
+	sock_owned_by_me(sk);
 	err = ktls_rx_reader_acquire(sk, rx, true);
 	if (err)
 		return err;
@@ -1150,6 +1131,7 @@ int ktls_rx_init(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_rx *rx;
 
+	sock_owned_by_me(sk);
 	rx = kzalloc(sizeof(*rx), GFP_KERNEL);
 	if (!rx)
 		return -ENOMEM;
@@ -1184,6 +1166,7 @@ void ktls_rx_rekeyed(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_rx *rx = ctx->rx;
 
+	sock_owned_by_me(sk);
 	if (!rx)
 		return;
 	ktls_device_rx_rekey(sk, ctx);
@@ -1199,6 +1182,7 @@ void ktls_rx_close(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_rx *rx = ctx->rx;
 
+	sock_owned_by_me(sk);
 	if (!rx)
 		return;
 	write_lock_bh(&sk->sk_callback_lock);

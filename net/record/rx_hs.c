@@ -4,8 +4,8 @@
  * layer is the TLS implementation: which messages the peer may send now,
  * and the reassembly of one split over records (RFC 8446 5.1).  This file
  * owns struct ktls_rx_hs and touches no socket: rx.c hands it the
- * plaintext of each handshake record, in order, and follows the KeyUpdate
- * it returns.
+ * plaintext of each handshake record, in order, and key_update.c follows
+ * the KeyUpdate it returns.
  *
  * Our server never asks for post-handshake authentication and a client
  * sends no tickets, so KeyUpdate is the only message the peer may send,

@@ -21,10 +21,10 @@
  * among themselves, which keeps each sendmsg() in one piece and spares
  * a crowd of them waking up for every ACK.
  *
- * On the keys of a kernel handshake, this file also sends our TLS 1.3
- * KeyUpdate: when the application asks for one, or before the first
- * record after the peer asked for one, and switches to the next key right
- * behind it.
+ * On the keys of a kernel handshake, key_update.c has our TLS 1.3
+ * KeyUpdate sealed here (ktls_tx_handshake()) and switches to the next
+ * key right behind it; a sender asks it before each record whether the
+ * peer is owed one.
  */
 #include <linux/bvec.h>
 #include <linux/highmem.h>
@@ -39,6 +39,7 @@
 
 #include "ktls.h"
 #include "../offload/device.h"
+#include "key_update.h"
 
 #define KTLS_TX_PAGES		DIV_ROUND_UP(KTLS_MAX_PLAINTEXT, PAGE_SIZE)
 /* Fragments of one record's plaintext: the record closes when they run out. */
@@ -89,7 +90,8 @@ struct ktls_tx_rec {
  * struct ktls_tx - TX state of one socket
  * @sk:		the socket
  * @saved_write_space: the sk_write_space we replaced
- * @send_lock:	held by sendmsg() and splice_eof() around the socket lock
+ * @send_lock:	serializes the senders: sendmsg(), splice_eof(), shutdown
+ *		and our KeyUpdate (ktls_tx_lock()), outside the socket lock
  * @work:	pushes queued records once TCP has room again, or a while
  *		after TCP had room but no memory
  * @waiting:	a sender waits for send buffer space and will push itself
@@ -494,6 +496,8 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	bool borrow;
 	int err;
 
+	/* The record's sequence number is the socket's, taken under its lock. */
+	sock_owned_by_me(sk);
 	if (WARN_ON_ONCE(tx->count == KTLS_TX_QUEUE))
 		return -ENOSPC;
 	rec = &tx->queue[(tx->head + tx->count) % KTLS_TX_QUEUE];
@@ -503,7 +507,7 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 
 	/* The device got the keys off the syscall path: it takes over here. */
 	if (ctx->tx_conf == KTLS_CONF_SW) {
-		u8 dev = READ_ONCE(ctx->tx_dev);
+		u8 dev = READ_ONCE(ctx->tx_offload.state);
 
 		if (dev == KTLS_TX_DEV_READY)
 			ktls_device_tx_switch(sk, ctx,
@@ -670,6 +674,8 @@ static int ktls_tx_wait(struct sock *sk, struct ktls_tx *tx, long *timeo)
 {
 	int err;
 
+	/* sk_stream_wait_memory() lets go of the socket lock as it sleeps. */
+	sock_owned_by_me(sk);
 	WRITE_ONCE(tx->waiting, true);
 	err = sk_stream_wait_memory(sk, timeo);
 	WRITE_ONCE(tx->waiting, false);
@@ -780,79 +786,56 @@ static int ktls_tx_control(struct sock *sk, struct ktls_ctx *ctx,
 	return err == -EAGAIN ? 0 : err;
 }
 
-/*
- * KeyUpdate (RFC 8446 4.6.3): sealed under the key it retires, and every
- * record after it under the next one.  Sending any KeyUpdate also answers
- * one the peer asked for.
+/**
+ * ktls_tx_handshake() - one handshake record, behind whatever is open or queued
+ * @sk:		the socket, locked, senders serialized (ktls_tx_lock())
+ * @msg:	the record's content
+ * @len:	its length, at most a record's
+ * @timeo:	how long to wait for send buffer space; what is left of it
+ *
+ * Sealed under the current TX key before this returns: the caller may
+ * switch keys right after (key_update.c).
+ * Return: 0 once it is sealed (TCP may take it later), or an errno with
+ * nothing of it sealed; -EAGAIN once *@timeo is spent.
  */
-static int ktls_tx_send_key_update(struct sock *sk, struct ktls_ctx *ctx,
-				   struct ktls_tx *tx, bool request,
-				   long *timeo)
+int ktls_tx_handshake(struct sock *sk, const void *msg, size_t len,
+		      long *timeo)
 {
-	const u8 msg[KTLS_KEY_UPDATE_LEN] = {
-		KTLS_KEY_UPDATE_TYPE, 0, 0, 1,
-		request ? KTLS_KEY_UPDATE_REQUESTED :
-			  KTLS_KEY_UPDATE_NOT_REQUESTED,
-	};
-	int err;
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+	struct ktls_tx *tx = ctx->tx;
 
-	/* Senders are serialized: none may seal under the retired key. */
+	/* Senders are serialized: none may seal under a key about to retire. */
 	lockdep_assert_held(&tx->send_lock);
 	sock_owned_by_me(sk);
 	if (sk->sk_err)
 		return -sk->sk_err;
 	if (sk->sk_shutdown & SEND_SHUTDOWN)
 		return -EPIPE;
-	err = ktls_tx_control(sk, ctx, tx, KTLS_TYPE_HANDSHAKE, msg,
-			      sizeof(msg), timeo);
-	if (err)
-		return err;
-	WRITE_ONCE(ctx->key_update_due, false);
-	return ktls_keys_next(sk, true);
+	return ktls_tx_control(sk, ctx, tx, KTLS_TYPE_HANDSHAKE, msg, len,
+			       timeo);
 }
 
 /**
- * ktls_tx_key_update() - KTLS_HS_REKEY: send our KeyUpdate now
- * @sk:		the socket, unlocked
- * @request:	ask the peer to update its keys too
+ * ktls_tx_lock() - serialize with the other senders, then lock the socket
+ * @sk:		the socket, unlocked; its TX path is set up
  *
- * The caller made sure the handshake, if any, is over.  Waits for send
- * buffer space like a blocking send() (SO_SNDTIMEO).
- * Return: 0, -EOPNOTSUPP if the keys are not a kernel handshake's, or a
- * send() errno.
+ * Return: 0 with both held, or -EINTR with neither.
  */
-int ktls_tx_key_update(struct sock *sk, bool request)
+int ktls_tx_lock(struct sock *sk)
 {
-	struct ktls_ctx *ctx;
-	struct ktls_tx *tx;
-	long timeo;
 	int err;
 
-	lock_sock(sk);
-	ctx = ktls_ctx(sk);
-	err = ktls_keys_install_staged(sk);
-	if (err)
-		goto out_unlock;
-	err = -EOPNOTSUPP;
-	if (!ctx->secrets || !ctx->tx)
-		goto out_unlock;
-	/* Set once with the keys, freed only after the last socket call. */
-	tx = ctx->tx;
-	release_sock(sk);
-
-	err = mutex_lock_interruptible(&tx->send_lock);
+	err = mutex_lock_interruptible(&ktls_ctx(sk)->tx->send_lock);
 	if (err)
 		return err;
 	lock_sock(sk);
-	timeo = sock_sndtimeo(sk, false);
-	err = ktls_tx_send_key_update(sk, ctx, tx, request, &timeo);
-	release_sock(sk);
-	mutex_unlock(&tx->send_lock);
-	return err;
+	return 0;
+}
 
-out_unlock:
+void ktls_tx_unlock(struct sock *sk)
+{
 	release_sock(sk);
-	return err;
+	mutex_unlock(&ktls_ctx(sk)->tx->send_lock);
 }
 
 /*
@@ -903,17 +886,10 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 			err = -EPIPE;
 			break;
 		}
-		/*
-		 * RFC 8446 4.6.3: the peer's request is answered before our
-		 * next record.  Checked on every round, since a reader may
-		 * take the request while we wait for send buffer space.
-		 */
-		if (ctx->key_update_due) {
-			err = ktls_tx_send_key_update(sk, ctx, tx, false,
-						      &timeo);
-			if (err)
-				break;
-		}
+		/* Checked on every round: a reader may take a request as we wait. */
+		err = ktls_key_update_answer(sk, ctx, &timeo);
+		if (err)
+			break;
 
 		/* Keep a slot for the record we are about to fill. */
 		if (tx->count >= KTLS_TX_QUEUE - 1 ||
@@ -1012,13 +988,11 @@ int ktls_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 	if ((msg->msg_flags & (MSG_MORE | MSG_EOR)) == (MSG_MORE | MSG_EOR))
 		return -EINVAL;
 
-	ret = mutex_lock_interruptible(&ktls_ctx(sk)->tx->send_lock);
+	ret = ktls_tx_lock(sk);
 	if (ret)
 		return ret;
-	lock_sock(sk);
 	ret = ktls_sendmsg_locked(sk, msg);
-	release_sock(sk);
-	mutex_unlock(&ktls_ctx(sk)->tx->send_lock);
+	ktls_tx_unlock(sk);
 	return ret;
 }
 

@@ -261,7 +261,7 @@ void ktls_detach_close(struct sock *sk, struct ktls_ctx *ctx, long timeout)
 	write_lock_bh(&sk->sk_callback_lock);
 	/* Drivers read an offloaded socket's context until its destructor. */
 	if (ktls_device_owns_ctx(ctx))
-		ctx->closed = true;
+		ctx->dev.closed = true;
 	else
 		rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);
 	WRITE_ONCE(sk->sk_prot, base);
@@ -373,7 +373,7 @@ void ktls_release(struct sock *sk)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 
 	/* Closed already, and the context waits for the destructor. */
-	if (!ctx || ctx->closed)
+	if (!ctx || ctx->dev.closed)
 		return;
 	if (!ktls_device_owns_ctx(ctx))
 		rcu_assign_pointer(inet_csk(sk)->icsk_ulp_data, NULL);

@@ -27,7 +27,7 @@ static void claimk_exit(struct kunit_resource *res)
 	struct claimk *k = res->data;
 
 	/* A failed case may leave the context on the list: take it off. */
-	if (k->ctx && (k->ctx->dev_dirs & KTLS_DEV_DIRS))
+	if (k->ctx && (k->ctx->dev.dirs & KTLS_DEV_DIRS))
 		ktls_device_unclaim(k->ctx, KTLS_DEV_DIRS);
 	kfree(k->ctx);
 	if (k->a)
@@ -72,13 +72,13 @@ static void claim_both_directions(struct kunit *test)
 
 	dev_hold(k->a);
 	KUNIT_EXPECT_EQ(test, ktls_device_claim(k->ctx, k->a, KTLS_DEV_RX), 0);
-	KUNIT_EXPECT_EQ(test, k->ctx->dev_dirs, KTLS_DEV_TX | KTLS_DEV_RX);
+	KUNIT_EXPECT_EQ(test, k->ctx->dev.dirs, KTLS_DEV_TX | KTLS_DEV_RX);
 	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(k->a), ref + 1);
 
 	/* A TX key update: RX keeps the device. */
 	ktls_device_unclaim(k->ctx, KTLS_DEV_TX);
 	KUNIT_EXPECT_PTR_EQ(test, claimk_dev(k), k->a);
-	KUNIT_EXPECT_EQ(test, k->ctx->dev_dirs, KTLS_DEV_RX);
+	KUNIT_EXPECT_EQ(test, k->ctx->dev.dirs, KTLS_DEV_RX);
 	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(k->a), ref + 1);
 
 	ktls_device_unclaim(k->ctx, KTLS_DEV_RX);
@@ -100,7 +100,7 @@ static void claim_other_device(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ktls_device_claim(k->ctx, k->b, KTLS_DEV_TX),
 			-EOPNOTSUPP);
 	KUNIT_EXPECT_PTR_EQ(test, claimk_dev(k), k->a);
-	KUNIT_EXPECT_EQ(test, k->ctx->dev_dirs, KTLS_DEV_RX);
+	KUNIT_EXPECT_EQ(test, k->ctx->dev.dirs, KTLS_DEV_RX);
 	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(k->b), ref_b);
 
 	ktls_device_unclaim(k->ctx, KTLS_DEV_RX);
@@ -132,12 +132,12 @@ static void claim_after_gone(struct kunit *test)
 	struct claimk *k = claimk_new(test);
 	int ref = netdev_refcnt_read(k->a);
 
-	k->ctx->dev_dirs = KTLS_DEV_GONE;
+	k->ctx->dev.dirs = KTLS_DEV_GONE;
 	dev_hold(k->a);
 	KUNIT_EXPECT_EQ(test, ktls_device_claim(k->ctx, k->a, KTLS_DEV_RX),
 			-ENETDOWN);
 	KUNIT_EXPECT_NULL(test, claimk_dev(k));
-	KUNIT_EXPECT_EQ(test, k->ctx->dev_dirs, KTLS_DEV_GONE);
+	KUNIT_EXPECT_EQ(test, k->ctx->dev.dirs, KTLS_DEV_GONE);
 	KUNIT_EXPECT_EQ(test, netdev_refcnt_read(k->a), ref);
 }
 

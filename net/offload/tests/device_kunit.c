@@ -285,10 +285,10 @@ static void floor_stale_below(struct kunit *test)
 		struct sk_buff *at = dev_tcp_skb(test, f);
 		struct sk_buff *above = dev_tcp_skb(test, f + 8192);
 
-		ctx->tx_floor = f;
-		ctx->tx_floor_on = false;
+		ctx->tx_offload.floor = f;
+		ctx->tx_offload.floor_on = false;
 		KUNIT_EXPECT_FALSE(test, ktls_device_tx_stale(ctx, below));
-		ctx->tx_floor_on = true;
+		ctx->tx_offload.floor_on = true;
 		KUNIT_EXPECT_TRUE(test, ktls_device_tx_stale(ctx, below));
 		KUNIT_EXPECT_TRUE(test, ktls_device_tx_stale(ctx, far));
 		KUNIT_EXPECT_FALSE(test, ktls_device_tx_stale(ctx, at));
@@ -297,10 +297,10 @@ static void floor_stale_below(struct kunit *test)
 		/* Acked up to the floor: a copy may still be queued. */
 		ktls_device_tx_floor_acked(ctx, f - 1);
 		ktls_device_tx_floor_acked(ctx, f);
-		KUNIT_EXPECT_TRUE(test, ctx->tx_floor_on);
+		KUNIT_EXPECT_TRUE(test, ctx->tx_offload.floor_on);
 		/* Past it: what was sent after it left, so did every copy. */
 		ktls_device_tx_floor_acked(ctx, f + 1);
-		KUNIT_EXPECT_FALSE(test, ctx->tx_floor_on);
+		KUNIT_EXPECT_FALSE(test, ctx->tx_offload.floor_on);
 		KUNIT_EXPECT_FALSE(test, ktls_device_tx_stale(ctx, below));
 		kfree_skb(below);
 		kfree_skb(far);
