@@ -13,7 +13,15 @@
 
 #include "../../include/uapi/linux/ktls_hs.h"
 
+#ifndef TCP_ULP
+#define TCP_ULP 31
+#endif
+#ifndef SOL_TLS
+#define SOL_TLS 282
+#endif
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define KTLS_ULP_ARMED	"ktls_hs"
 /* The keyring, in the caller's user keyring, that holds the identities. */
 #define KTLS_KEYRING	"ktls"
 #define KTLS_KEY_TYPE	"ktls_identity"
@@ -29,6 +37,19 @@ enum {
 	KTLS_EXIT_PERM		= 5,	/* not permitted */
 	KTLS_EXIT_EXISTS	= 6,	/* identity exists, port armed */
 	KTLS_EXIT_INVALID	= 7,	/* bad files, not a TCP listener */
+};
+
+/* What an armed listener gets; the same for arm and run. */
+struct ktls_settings {
+	__s32 serials[KTLS_HS_IDENTITIES_MAX];
+	char names[KTLS_HS_IDENTITIES_MAX][KTLS_NAME_MAX + 1];
+	unsigned int nr_ids;
+	__u8 alpn[KTLS_HS_ALPN_MAX];
+	unsigned int alpn_len;
+	__u32 versions;
+	__u32 timeout_ms;
+	__u32 ticket_lifetime;
+	unsigned short port;	/* names the ticket key group */
 };
 
 /* ktls.c */
@@ -70,5 +91,31 @@ int ktls_x509_parse(const unsigned char *der, size_t len,
 
 /* identity.c */
 int ktls_cmd_identity(int argc, char **argv);
+
+/* settings.c */
+int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg);
+int ktls_settings_resolve(struct ktls_settings *s);
+int ktls_settings_apply(int fd, const struct ktls_settings *s, bool fresh);
+int ktls_settings_probe(const struct ktls_settings *s);
+const char *ktls_settings_what(void);
+int ktls_settings_err(int err, const char *where);
+
+/* listeners.c: finding a process's TCP listeners */
+struct ktls_listener {
+	ino_t ino;
+	pid_t pid;
+	int fd;			/* in @pid */
+	int family;
+	unsigned short port;
+	char addr[64];
+};
+
+int ktls_listeners_of(pid_t pid, unsigned short port,
+		      struct ktls_listener **out, int *nr, int *other);
+int ktls_pid_children(pid_t pid, pid_t **out, int *nr);
+
+/* arm.c */
+int ktls_cmd_arm(int argc, char **argv);
+int ktls_listener_state(int fd, char *ulp, size_t len);
 
 #endif /* KTLS_TOOL_H */
