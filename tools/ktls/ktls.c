@@ -104,6 +104,8 @@ static void print_usage(FILE *f)
 	      "  identity add|list|show|update|del  server identities in the keyring\n"
 	      "  arm --pid PID --port PORT --identity NAME[,NAME...]\n"
 	      "                                 arm the listeners of a running process\n"
+	      "  run --port PORT --identity NAME -- COMMAND [ARGS...]\n"
+	      "                                 start COMMAND with its listeners armed\n"
 	      "\n"
 	      "'ktls COMMAND --help' describes each; man 8 ktls.\n", f);
 }
@@ -124,6 +126,8 @@ int main(int argc, char **argv)
 		return ktls_cmd_identity(argc - 1, argv + 1);
 	if (!strcmp(cmd, "arm"))
 		return ktls_cmd_arm(argc - 1, argv + 1);
+	if (!strcmp(cmd, "run"))
+		return ktls_cmd_run(argc - 1, argv + 1);
 	fprintf(stderr, "ktls: unknown command '%s'\n", cmd);
 	print_usage(stderr);
 	return KTLS_EXIT_USAGE;

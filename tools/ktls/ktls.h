@@ -26,6 +26,7 @@
 #define KTLS_KEYRING	"ktls"
 #define KTLS_KEY_TYPE	"ktls_identity"
 #define KTLS_NAME_MAX	255
+#define KTLS_PORTS_MAX	16
 
 /* Exit codes; the man page lists them. */
 enum {
@@ -110,6 +111,7 @@ struct ktls_listener {
 	char addr[64];
 };
 
+int ktls_ports_parse(const char *arg, unsigned short *ports, int max);
 int ktls_listeners_of(pid_t pid, unsigned short port,
 		      struct ktls_listener **out, int *nr, int *other);
 int ktls_pid_children(pid_t pid, pid_t **out, int *nr);
@@ -117,5 +119,8 @@ int ktls_pid_children(pid_t pid, pid_t **out, int *nr);
 /* arm.c */
 int ktls_cmd_arm(int argc, char **argv);
 int ktls_listener_state(int fd, char *ulp, size_t len);
+
+/* run.c */
+int ktls_cmd_run(int argc, char **argv);
 
 #endif /* KTLS_TOOL_H */
