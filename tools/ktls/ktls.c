@@ -106,6 +106,7 @@ static void print_usage(FILE *f)
 	      "                                 arm the listeners of a running process\n"
 	      "  run --port PORT --identity NAME -- COMMAND [ARGS...]\n"
 	      "                                 start COMMAND with its listeners armed\n"
+	      "  show [--json]                  identities, armed listeners, sessions\n"
 	      "\n"
 	      "'ktls COMMAND --help' describes each; man 8 ktls.\n", f);
 }
@@ -128,6 +129,8 @@ int main(int argc, char **argv)
 		return ktls_cmd_arm(argc - 1, argv + 1);
 	if (!strcmp(cmd, "run"))
 		return ktls_cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "show"))
+		return ktls_cmd_show(argc - 1, argv + 1);
 	fprintf(stderr, "ktls: unknown command '%s'\n", cmd);
 	print_usage(stderr);
 	return KTLS_EXIT_USAGE;

@@ -123,4 +123,7 @@ int ktls_listener_state(int fd, char *ulp, size_t len);
 /* run.c */
 int ktls_cmd_run(int argc, char **argv);
 
+/* show.c */
+int ktls_cmd_show(int argc, char **argv);
+
 #endif /* KTLS_TOOL_H */
