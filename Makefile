@@ -16,15 +16,28 @@ KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 
-.PHONY: all modules clean install check quick deps lint crypto fuzz bench bench-hs demo help
+.PHONY: all modules tool tool-install clean install check quick deps lint crypto fuzz bench bench-hs demo help
 
+# The module first; then the ktls tool, where this tree has it (the
+# runner's module builds copy the module's sources only) and the
+# machine has what it takes: a C compiler and the kernel's uapi headers.
 all: modules
+	@$(MAKE) --no-print-directory tool
+
+TOOL_DIR := tools/ktls
+PREFIX ?= /usr/local
+tool-ok = $(and $(wildcard $(TOOL_DIR)/Makefile),$(shell echo '\#include <linux/inet_diag.h>' | \
+	$(CC) -E -x c - >/dev/null 2>&1 && echo y))
+
+tool:
+	$(if $(tool-ok),$(MAKE) -C $(TOOL_DIR) PREFIX=$(PREFIX),@echo "ktls tool: skipped (no $(TOOL_DIR), C compiler or linux uapi headers)")
 
 modules:
 	$(need-kdir)$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_VARS) modules
 
 clean:
 	$(need-kdir)$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_VARS) clean
+	$(if $(wildcard $(TOOL_DIR)/Makefile),$(MAKE) -C $(TOOL_DIR) clean)
 	rm -rf out
 
 # Into /lib/modules/<release>/updates/, which depmod searches before the
@@ -34,6 +47,16 @@ install: modules
 	$(need-kdir)$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_VARS) INSTALL_MOD_DIR=updates modules_install
 	install -D -m 0644 tools/install/ktls_hs.conf $(DESTDIR)/etc/modprobe.d/ktls_hs.conf
 	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KRELEASE)
+	@$(MAKE) --no-print-directory tool-install
+
+# The tool into /usr/local (sbin/ktls, lib/ktls/ktls_preload.so), the
+# place of software the distribution does not manage; PREFIX moves it.
+# The man page too, where rst2man can make it.
+RST2MAN = $(firstword $(foreach c,rst2man rst2man.py,$(shell command -v $(c))))
+tool-install:
+	$(if $(tool-ok),$(MAKE) -C $(TOOL_DIR) install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR),@echo "ktls tool: not installed (not built)")
+	$(if $(and $(tool-ok),$(RST2MAN)),install -d $(DESTDIR)$(PREFIX)/share/man/man8 && \
+		$(RST2MAN) Documentation/ktls.8.rst > $(DESTDIR)$(PREFIX)/share/man/man8/ktls.8)
 
 # Everything, both kernels, ending in "N passed, N failed".
 check:
@@ -79,7 +102,9 @@ bench-hs:
 
 help:
 	@echo 'modules  build ktls_hs.ko against KDIR=$(KDIR)'
-	@echo 'install  install into /lib/modules/<release>/updates and run depmod'
+	@echo 'tool     build tools/ktls/ktls, the administration tool (make builds it too)'
+	@echo 'install  install into /lib/modules/<release>/updates and run depmod;'
+	@echo '         the ktls tool into $(PREFIX)/sbin'
 	@echo 'check    the full test run in VMs (installs what it needs)'
 	@echo 'quick    KERNEL=distro|debug SUITES=kunit,selftests,upstream'
 	@echo 'lint     W=1, sparse and checkpatch'
