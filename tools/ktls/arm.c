@@ -20,18 +20,10 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "ktls.h"
-
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 struct target {
 	struct ktls_listener l;
@@ -64,16 +56,6 @@ static void help(FILE *f)
 	      "unless --replace, which sets every option again and adds identities.\n"
 	      "--wait retries for SECONDS until PID listens (ExecStartPost=).\n"
 	      "Needs ptrace rights over PID (pidfd_getfd): root, or CAP_SYS_PTRACE.\n", f);
-}
-
-static int pidfd_open(pid_t pid)
-{
-	return syscall(SYS_pidfd_open, pid, 0);
-}
-
-static int pidfd_getfd(int pidfd, int fd)
-{
-	return syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 }
 
 /* The ULP of listener @fd into @ulp ("" when none): 0, or -errno. */
@@ -169,7 +151,7 @@ static int parse(struct arm_args *a, int argc, char **argv)
 
 static int take_fd(int pidfd, pid_t pid, int fd)
 {
-	int ours = pidfd_getfd(pidfd, fd);
+	int ours = ktls_pidfd_getfd(pidfd, fd);
 
 	if (ours >= 0)
 		return ours;
@@ -297,7 +279,7 @@ static int find_targets(struct arm_args *a, int *pidfds, struct target **out,
 		(*nr_out)++;
 		for (p = 0; p < a->nr_pids && a->pids[p] != ls[i].pid; p++)
 			;
-		pidfd = p < a->nr_pids ? pidfds[p] : pidfd_open(ls[i].pid);
+		pidfd = p < a->nr_pids ? pidfds[p] : ktls_pidfd_open(ls[i].pid);
 		t[i].fd = take_fd(pidfd, ls[i].pid, ls[i].fd);
 		/* a descendant's pidfd is ours alone */
 		if (p == a->nr_pids && pidfd >= 0)
@@ -383,7 +365,7 @@ int ktls_cmd_arm(int argc, char **argv)
 	if (err)
 		return ktls_settings_err(err, "dry run");
 	for (i = 0; i < a.nr_pids; i++) {
-		pidfds[i] = pidfd_open(a.pids[i]);
+		pidfds[i] = ktls_pidfd_open(a.pids[i]);
 		if (pidfds[i] < 0) {
 			rc = ktls_err(errno == ESRCH ? KTLS_EXIT_NOTFOUND :
 				      ktls_errno_code(errno), "process %d: %s",

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "ktls.h"
@@ -17,15 +18,20 @@
 /* "identity add", "arm": the prefix of every message. */
 const char *ktls_cmd = "";
 
+static void ktls_vsay(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "ktls%s%s: ", *ktls_cmd ? " " : "", ktls_cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int ktls_err(int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "ktls%s%s: ", *ktls_cmd ? " " : "", ktls_cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ktls_vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return code;
 }
 
@@ -34,11 +40,27 @@ void ktls_note(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "ktls%s%s: ", *ktls_cmd ? " " : "", ktls_cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ktls_vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+/* pidfd_open(2) and pidfd_getfd(2), which older libcs do not wrap. */
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+int ktls_pidfd_open(pid_t pid)
+{
+	return syscall(SYS_pidfd_open, pid, 0);
+}
+
+int ktls_pidfd_getfd(int pidfd, int fd)
+{
+	return syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 }
 
 /* The exit code for an errno the kernel gave. */

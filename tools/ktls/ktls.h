@@ -58,6 +58,8 @@ extern const char *ktls_cmd;
 int ktls_err(int code, const char *fmt, ...);
 void ktls_note(const char *fmt, ...);
 int ktls_errno_code(int err);
+int ktls_pidfd_open(pid_t pid);
+int ktls_pidfd_getfd(int pidfd, int fd);
 bool ktls_module_loaded(void);
 int ktls_need_module(void);
 bool ktls_is_help(int argc, char **argv);

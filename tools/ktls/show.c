@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
@@ -26,13 +25,6 @@
 #include <linux/tls.h>
 
 #include "ktls.h"
-
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 struct sock_ent {
 	int family;
@@ -352,9 +344,9 @@ static void show_listener(const struct sock_ent *e, bool first)
 	printf(json ? ", \"owners\": [%s]" : "  pid %s", e->owners[0] ? e->owners :
 	       json ? "" : "?");
 	if (e->pid) {
-		pidfd = syscall(SYS_pidfd_open, e->pid, 0);
+		pidfd = ktls_pidfd_open(e->pid);
 		if (pidfd >= 0) {
-			fd = syscall(SYS_pidfd_getfd, pidfd, e->fd, 0);
+			fd = ktls_pidfd_getfd(pidfd, e->fd);
 			close(pidfd);
 		}
 	}
