@@ -38,15 +38,19 @@ struct page;
 
 /*
  * The one handshake message the record layer handles itself, for the
- * keys of a kernel handshake (RFC 8446 4.6.3), and the fatal alerts the
- * record layer sends on those keys (RFC 8446 6): for a bad KeyUpdate, a
- * record that does not open, and any other record the RFC refuses.
+ * keys of a kernel handshake (RFC 8446 4.6.3), and the alerts it handles
+ * on those keys (RFC 8446 6): closure alerts both ways, and the fatal
+ * ones it sends for a bad KeyUpdate, a record that does not open, and
+ * any other record the RFC refuses.
  */
 #define KTLS_KEY_UPDATE_TYPE		24	/* HandshakeType key_update */
 #define KTLS_KEY_UPDATE_LEN		5	/* type, uint24 length, request */
 #define KTLS_KEY_UPDATE_NOT_REQUESTED	0
 #define KTLS_KEY_UPDATE_REQUESTED	1
+#define KTLS_ALERT_WARNING_LEVEL	1
 #define KTLS_ALERT_FATAL_LEVEL		2
+#define KTLS_RX_ALERT_CLOSE_NOTIFY	0	/* close_notify */
+#define KTLS_RX_ALERT_USER_CANCELED	90	/* user_canceled */
 #define KTLS_RX_ALERT_UNEXPECTED	10	/* unexpected_message */
 #define KTLS_RX_ALERT_BAD_RECORD_MAC	20	/* bad_record_mac */
 #define KTLS_RX_ALERT_RECORD_OVERFLOW	22	/* record_overflow */
@@ -278,6 +282,8 @@ int ktls_tx_handshake(struct sock *sk, const void *msg, size_t len,
 		      long *timeo);
 /* A fatal alert, if it fits in the send buffer now; socket locked. */
 void ktls_tx_alert(struct sock *sk, u8 desc);
+/* The peer sent an error alert: none of ours may follow; socket locked. */
+void ktls_tx_peer_alerted(struct sock *sk);
 
 /*
  * RX path (rx.c, its framer rx_framer.c).  init, rekeyed, close and read_sock run under the

@@ -99,6 +99,8 @@ struct ktls_tx_rec {
  * @in_push:	we are inside tcp_sendmsg_locked(), whose write_space calls
  *		must not schedule the work
  * @pushed_device: the last record TCP took was in device form
+ * @alert_sent:	an alert of ours went out, or the peer's error alert came:
+ *		no close_notify may follow
  * @pages:	our copy of the open record's plaintext, when copied; each
  *		page allocated when a copy first reaches it, kept after
  * @plain:	the open record's plaintext, each fragment holding a reference
@@ -125,6 +127,7 @@ struct ktls_tx {
 	bool closing;
 	bool in_push;
 	bool pushed_device;
+	bool alert_sent;
 
 	struct page *pages[KTLS_TX_PAGES];
 	struct bio_vec plain[KTLS_TX_FRAGS];
@@ -852,8 +855,42 @@ void ktls_tx_alert(struct sock *sk, u8 desc)
 	sock_owned_by_me(sk);
 	if (!ctx->tx || sk->sk_err || sk->sk_shutdown & SEND_SHUTDOWN)
 		return;
+	ctx->tx->alert_sent = true;
 	ktls_tx_control(sk, ctx, ctx->tx, KTLS_TYPE_ALERT, msg, sizeof(msg),
 			&timeo);
+}
+
+/*
+ * The peer ended the connection with an error alert: after it we send
+ * no alert, close_notify included (RFC 8446 6.2).
+ */
+void ktls_tx_peer_alerted(struct sock *sk)
+{
+	struct ktls_tx *tx = ktls_ctx(sk)->tx;
+
+	sock_owned_by_me(sk);
+	if (tx)
+		tx->alert_sent = true;
+}
+
+/*
+ * On the keys of a kernel handshake no TLS library tells the peer that
+ * the application is done writing: the end of its stream (close(),
+ * shutdown(SHUT_WR)) sends close_notify behind the data (RFC 8446 6.1,
+ * RFC 5246 7.2.1), once, and never after another alert.
+ */
+static void ktls_tx_close_notify(struct sock *sk, struct ktls_ctx *ctx,
+				 struct ktls_tx *tx, long *timeo)
+{
+	const u8 msg[KTLS_ALERT_LEN] = { KTLS_ALERT_WARNING_LEVEL,
+					 KTLS_RX_ALERT_CLOSE_NOTIFY };
+
+	sock_owned_by_me(sk);
+	if (!ctx->keys_from_kernel || tx->alert_sent || sk->sk_err ||
+	    sk->sk_shutdown & SEND_SHUTDOWN)
+		return;
+	tx->alert_sent = true;
+	ktls_tx_control(sk, ctx, tx, KTLS_TYPE_ALERT, msg, sizeof(msg), timeo);
 }
 
 static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
@@ -1048,8 +1085,10 @@ int ktls_tx_shutdown(struct sock *sk)
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, false);
 	err = ktls_tx_close_open(sk, ctx, tx, &timeo, false);
-	if (err == -EAGAIN)
+	if (!err || err == -EAGAIN) {
+		ktls_tx_close_notify(sk, ctx, tx, &timeo);
 		err = ktls_tx_drain(sk, tx, 0, &timeo, false);
+	}
 	/*
 	 * A socket that can no longer send (reset, or shut down before)
 	 * loses what is queued either way; TCP's shutdown reports its state.
@@ -1122,8 +1161,12 @@ void ktls_tx_close(struct sock *sk, long timeout)
 
 	/* Like TCP's own close, whatever was sent goes out, within SO_SNDTIMEO. */
 	if (!sk->sk_err) {
-		if (ktls_tx_close_open(sk, ctx, tx, &timeo, false) == -EAGAIN)
+		int err = ktls_tx_close_open(sk, ctx, tx, &timeo, false);
+
+		if (!err || err == -EAGAIN) {
+			ktls_tx_close_notify(sk, ctx, tx, &timeo);
 			ktls_tx_drain(sk, tx, 0, &timeo, false);
+		}
 	}
 
 	write_lock_bh(&sk->sk_callback_lock);
