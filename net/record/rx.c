@@ -119,7 +119,7 @@ bool ktls_rx_is_readable(struct sock *sk)
 
 	if (!rx)
 		return false;
-	return !list_empty_careful(&rx->list) ||
+	return !list_empty_careful(&rx->list) || READ_ONCE(rx->peer_closed) ||
 	       (READ_ONCE(rx->ready) && !READ_ONCE(rx->key_expired));
 }
 
@@ -139,6 +139,9 @@ __poll_t ktls_poll(struct file *file, struct socket *sock,
 		return mask;
 	if (!ktls_rx_is_readable(sk))
 		mask &= ~(EPOLLIN | EPOLLRDNORM);
+	/* After close_notify, as after a FIN, even before the FIN itself. */
+	if (READ_ONCE(ctx->rx->peer_closed))
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
 	return mask;
 }
 
@@ -207,6 +210,8 @@ static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
 	for (;;) {
 		if (rx->err)
 			return rx->err;
+		if (rx->peer_closed)
+			return 0;
 		if (rx->key_expired)
 			return -EKEYEXPIRED;
 		if (!rx->cur) {
@@ -319,6 +324,48 @@ static int ktls_rx_fatal(struct sock *sk, struct ktls_rx *rx, int err,
 {
 	ktls_tx_alert(sk, alert);
 	return ktls_rx_fail(sk, rx, err);
+}
+
+/*
+ * An alert on the keys of a kernel handshake, for an application that
+ * knows nothing of TLS.  close_notify ends the stream as a FIN does: the
+ * data before it is read, then EOF, and the records after it are never
+ * framed (RFC 8446 6.1: data after a closure alert is ignored).
+ * user_canceled only announces a close_notify (RFC 8446 6.1).  Every
+ * other alert is an error alert whatever its level, unknown ones too
+ * (RFC 8446 6), and reads as a reset.  TLS 1.2 leaves what a warning
+ * does to the receiver (RFC 5246 7.2: the connection "can continue
+ * normally"; 7.2.2 ends it only on fatal ones), and the only one a peer
+ * may rightly send us is no_renegotiation, which needs a HelloRequest we
+ * never send: a warning is ignored, as the application could do no
+ * better with it.
+ */
+static int ktls_rx_alert(struct sock *sk, struct ktls_ctx *ctx,
+			 struct ktls_rx *rx, struct ktls_rx_rec *rec)
+{
+	u8 alert[KTLS_ALERT_LEN];
+
+	ktls_rx_rec_read(rec, rec->off, alert, sizeof(alert));
+	switch (alert[1]) {
+	case KTLS_RX_ALERT_CLOSE_NOTIFY:
+		rx->stopped = true;
+		WRITE_ONCE(rx->peer_closed, true);
+		return KTLS_RX_CONSUMED;
+	case KTLS_RX_ALERT_USER_CANCELED:
+		return KTLS_RX_CONSUMED;
+	}
+	if (ctx->prot.version != TLS_1_3_VERSION &&
+	    alert[0] == KTLS_ALERT_WARNING_LEVEL)
+		return KTLS_RX_CONSUMED;
+	/*
+	 * The alert is taken off TCP's queue, so that the application's
+	 * close() ends the connection with a FIN, not a reset for unread
+	 * bytes; reads fail from here on all the same.
+	 */
+	ktls_tx_peer_alerted(sk);
+	rx->stopped = true;
+	ktls_rx_fail(sk, rx, -ECONNRESET);
+	return KTLS_RX_CONSUMED;
 }
 
 /*
@@ -541,6 +588,8 @@ static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
 		err = ktls_rx_check_type(sk, rx, rec);
 		if (err)
 			return err;
+		if (rec->type == KTLS_TYPE_ALERT)
+			return ktls_rx_alert(sk, ctx, rx, rec);
 	}
 
 	/*
@@ -674,9 +723,10 @@ static int ktls_rx_finish(struct sock *sk, struct ktls_ctx *ctx,
  * Decrypt the framed record.  With @to, the plaintext may go straight
  * there: returns KTLS_RX_ZC then, its length in *@zc_len.  Otherwise the
  * plaintext goes into a record buffer moved to the end of rx->list
- * (KTLS_RX_QUEUED), unless it was a handshake record the keys of a
- * kernel handshake take here (KTLS_RX_CONSUMED).  Or an errno: -ENOMEM leaves
- * the record framed for the next call to decrypt.
+ * (KTLS_RX_QUEUED), unless it was a handshake or alert record the keys
+ * of a kernel handshake take here (KTLS_RX_CONSUMED; an error alert fails
+ * the stream all the same).  Or an errno: -ENOMEM leaves the record
+ * framed for the next call to decrypt.
  *
  * The ciphertext is never written over.  The AEAD may run out of memory
  * half way (a cipher walk bounces a block that straddles pages through a

@@ -60,10 +60,13 @@ struct ktls_rx_rec {
  * @in_tcp:	it is in TCP's queue
  * @dev_seen:	the device's result for it was taken (a decryption that
  *		ran out of memory is tried again: it must count once)
- * @stopped:	the stream is broken (framing error): nothing more is pulled
+ * @stopped:	the stream is broken (framing error) or ended (close_notify):
+ *		nothing more is pulled
  * @key_expired: a KeyUpdate was received, records wait for new keys
  * @reader_present: a reader holds the record stream
  * @closing:	ktls_rx_close() ran: @fill_work must not touch the socket
+ * @peer_closed: the peer's close_notify was read: EOF from here on, and
+ *		no record after it is framed
  * @err:	sticky decryption error
  * @wq:		readers waiting for @reader_present
  * @list:	decrypted records, oldest first
@@ -104,6 +107,7 @@ struct ktls_rx {
 	bool key_expired;
 	bool reader_present;
 	bool closing;
+	bool peer_closed;
 	int err;
 	wait_queue_head_t wq;
 	struct list_head list;
