@@ -177,8 +177,21 @@ static int check_listener(int fd, pid_t pid, struct ktls_listener *l)
 	struct stat st;
 
 	if (fstat(fd, &st) || !S_ISSOCK(st.st_mode) ||
-	    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) ||
-	    proto != IPPROTO_TCP ||
+	    getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len))
+		proto = 0;
+	/*
+	 * An MPTCP listener shows in /proc/net/tcp as a TCP one, and Go
+	 * (1.24 on) listens with MPTCP by default; its connections are read
+	 * through MPTCP, not TCP, so no TCP ULP can sit under them.
+	 */
+	if (proto == IPPROTO_MPTCP) {
+		ktls_err(KTLS_EXIT_INVALID,
+			 "descriptor %d of process %d is an MPTCP listener: kTLS needs plain TCP",
+			 l->fd, pid);
+		ktls_note("a Go server: start it with GODEBUG=multipathtcp=0");
+		return KTLS_EXIT_INVALID;
+	}
+	if (proto != IPPROTO_TCP ||
 	    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &acc, &len) || !acc)
 		return ktls_err(KTLS_EXIT_INVALID,
 				"descriptor %d of process %d is not a TCP listener",

@@ -7,9 +7,10 @@
 # verifying against the test CA, byte for byte, while the server logs
 # plain HTTP requests only; re-arming, --replace; every error of arm
 # (module not loaded, unknown identity, no such process, no listener,
-# a UDP socket, not a listener, not permitted) leaving the server as it
-# was; show and show --json with the listener, a kTLS session and the
-# counters; rotation by identity update; `ktls run` of http.server.
+# a UDP socket, an MPTCP listener, not a listener, not permitted)
+# leaving the server as it was; show and show --json with the listener,
+# a kTLS session and the counters; rotation by identity update;
+# `ktls run` of http.server.
 # Needs ktls_hs.ko loaded, openssl, curl, python3, setpriv, unshare.
 
 DIR=$(dirname "$(readlink -f "$0")")
@@ -35,7 +36,7 @@ cleanup() {
 trap cleanup EXIT
 
 ktap_print_header
-ktap_set_plan 55
+ktap_set_plan 56
 
 chmod 755 "$T"
 hs_make_ca "$T" && hs_make_identity "$T" www www.example.test &&
@@ -177,6 +178,27 @@ UDPFD=$(for f in /proc/"$UDP"/fd/*; do
 	[[ $(readlink "$f") == socket:* ]] && basename "$f"; done | head -1)
 t 7 "arm: --fd of a socket that does not listen" \
 	"$KT" arm --pid "$UDP" --fd "$UDPFD" --identity $ID
+# Go listens with MPTCP by default (1.24 on): a listener /proc/net/tcp
+# lists as TCP, which the tool refuses by name.
+python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_MPTCP)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
+print("listening", flush=True); time.sleep(60)' $((PORT + 70)) > "$T/mptcp.log" &
+MPTCP=$!
+PIDS+=("$MPTCP")
+mptcp_refused() {
+	local i
+	for i in $(seq 100); do
+		grep -q listening "$T/mptcp.log" && break
+		sleep 0.1
+	done
+	"$KT" arm --pid "$MPTCP" --port $((PORT + 70)) --identity $ID \
+		> "$T/out" 2> "$T/err"
+	[ $? = 7 ] && grep -q "is an MPTCP listener" "$T/err" &&
+		grep -q "GODEBUG=multipathtcp=0" "$T/err"
+}
+check "arm: an MPTCP listener (Go's default) is refused, named" mptcp_refused
+kill "$MPTCP"
 t 3 "arm: module not loaded" unshare -m sh -c \
 	"mount -t tmpfs none /sys/module && exec $KT arm --pid $SRV --port $PORT --identity $ID"
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups"
