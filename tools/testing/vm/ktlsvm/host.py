@@ -30,6 +30,8 @@ APT_PACKAGES = [
     # the interop suite's and the handshake tests' real peers, whose
     # ClientHellos are also the handshake fuzzer's seeds
     "openssl", "curl", "nginx", "gnutls-bin",
+    # the end-to-end selftests watch what a server reads with strace
+    "strace",
     # the fuzz targets: clang's libFuzzer, ASan and UBSan
     "clang-16", "libclang-rt-16-dev",
 ]
@@ -55,11 +57,19 @@ def run(cmd, *, cwd=None, env=None, capture=False, check=True):
     return res
 
 
+def _have_go():
+    """The selftests' Makefile builds the Go file server with the go of
+    PATH or of an upstream or Debian install; any of them will do."""
+    return bool(shutil.which("go")) or any(
+        Path(p).exists() for p in ("/usr/local/go/bin/go", "/usr/lib/go/bin/go"))
+
+
 def _missing_debs():
+    pkgs = APT_PACKAGES + ([] if _have_go() else ["golang-go"])
     res = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n"]
-                         + APT_PACKAGES, text=True, capture_output=True)
+                         + pkgs, text=True, capture_output=True)
     have = {l.split()[0] for l in res.stdout.splitlines() if l.endswith(" installed")}
-    return [p for p in APT_PACKAGES if p not in have]
+    return [p for p in pkgs if p not in have]
 
 
 def vng_path():
