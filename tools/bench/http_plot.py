@@ -13,6 +13,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 STYLE = {"userspace": ("o-", "tab:gray"), "ktls-ours": ("s-", "tab:blue"),
          "ktls-tls": ("^--", "tab:green"), "armed": ("D-", "tab:red")}
@@ -32,6 +33,8 @@ def main():
                         label=data["labels"][key], markersize=4)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ticks = sorted({sizes[r["size"]] for r in rows})
         ax.set_xticks(ticks)
         ax.set_xticklabels([r for n in ticks for r, v in sizes.items() if v == n])
