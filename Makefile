@@ -16,7 +16,7 @@ KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 
-.PHONY: all modules tool tool-install clean install check quick deps lint crypto fuzz bench bench-hs demo help
+.PHONY: all modules tool tool-install clean install check quick deps lint crypto fuzz bench bench-hs bench-http demo help
 
 # The module first; then the ktls tool, where this tree has it (the
 # runner's module builds copy the module's sources only) and the
@@ -100,6 +100,11 @@ demo:
 bench-hs:
 	tools/bench/hs_run
 
+# nginx serving files over HTTPS four ways (userspace TLS, kTLS on ours
+# and on tls.ko, an armed listener), fetched by wrk from the host.
+bench-http:
+	tools/bench/http_run
+
 help:
 	@echo 'modules  build ktls_hs.ko against KDIR=$(KDIR)'
 	@echo 'tool     build tools/ktls/ktls, the administration tool (make builds it too)'
@@ -114,3 +119,4 @@ help:
 	@echo 'deps     install the packages the runner needs (apt, pip)'
 	@echo 'bench    throughput of ktls_hs.ko over the in-tree tls.ko, in a VM'
 	@echo 'bench-hs handshakes/s and 1 KB responses/s of ours over nginx, in a VM'
+	@echo 'bench-http nginx + wrk, 1 KB to 16 MB files: userspace TLS, kTLS, armed listener'

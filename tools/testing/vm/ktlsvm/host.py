@@ -34,6 +34,8 @@ APT_PACKAGES = [
     "strace",
     # the fuzz targets: clang's libFuzzer, ASan and UBSan
     "clang-16", "libclang-rt-16-dev",
+    # make bench-http: the load generator, and its figure
+    "wrk", "python3-matplotlib",
 ]
 PIP_PACKAGES = ["virtme-ng==1.42"]
 
