@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Shared by the end-to-end selftests of the ktls tool (ktls_nginx.sh,
-# ktls_go_server.sh, ktls_rotate_load.sh, ktls_close_notify.sh): an
+# ktls_go_server.sh, ktls_run_http_server.sh, ktls_rotate_load.sh,
+# ktls_close_notify.sh): an
 # unmodified plain-HTTP server armed from outside, and real clients.
 #
 # e2e_setup makes T (scratch, world-readable: nginx's workers run as

@@ -316,8 +316,7 @@ resume() {
 		-servername www.example.test "$@" \
 		> "$T/sclient.out" 2>&1
 }
-# (s_client's status is not looked at: it counts the close without
-# close_notify as an error)
+# (what is looked at is whether the session was reused)
 resume -sess_out "$T/sess"
 resume -sess_in "$T/sess"
 grep -q "^Reused, TLSv1.3" "$T/sclient.out" || tail -5 "$T/sclient.out" > "$T/err"
