@@ -37,6 +37,11 @@
 
 set -u
 say() { echo "ktls-vm: $*"; }
+BENCH=$(dirname "$(readlink -f "$0")")
+# shellcheck source=guest_lib.sh
+. "$BENCH/guest_lib.sh"
+# shellcheck source=../testing/selftests/net/ktls_hs/ktls_module.sh
+. "$BENCH/../testing/selftests/net/ktls_hs/ktls_module.sh"
 
 R=$KTLS_REPORT
 mkdir -p "$R"
@@ -84,52 +89,6 @@ finish() {	# the servers must have lived through it all
 	exit 0
 }
 
-# profile NAME SECONDS: where the vCPU spends its time for SECONDS, the
-# kernel (our module's symbols included) and the servers alike, into
-# $R/perf-NAME.txt.  Sampling costs the vCPU too: what it profiles is
-# not a counted run.
-profile() {
-	local name=$1 secs=$2 data=$T/perf.data
-
-	if ! command -v perf > /dev/null; then
-		echo "no perf in the guest" > "$R/perf-$name.txt"
-		return
-	fi
-	# perf-on-NAME tells the host to start the load: perf is running.
-	perf record -a -g -F 499 -o "$data" -- \
-		sh -c "echo on > '$R/perf-on-$name'; sleep $secs" \
-		> /dev/null 2> "$T/perf.err" ||
-		{ cp "$T/perf.err" "$R/perf-$name.txt"; return; }
-	rm -f "$R/perf-on-$name"
-	{
-		echo "# $name: perf record -a -g -F 499, $secs s, by symbol"
-		perf report -i "$data" --stdio --no-children --sort dso,sym \
-			-g none --percent-limit 0.3 2> /dev/null | grep -v '^$'
-		echo "# by command"
-		perf report -i "$data" --stdio --no-children --sort comm \
-			-g none 2> /dev/null | grep -v '^#' | grep -v '^$'
-		echo "# the callers of the symbols above 1.5%"
-		perf report -i "$data" --stdio --no-children --sort sym \
-			-g graph,1,callee --percent-limit 1.5 2> /dev/null |
-			grep -v '^$'
-	} > "$R/perf-$name.txt"
-	rm -f "$data"
-}
-
-# QEMU's user network: the guest is 10.0.2.15, and the host reaches the
-# servers through ports QEMU forwards to it.
-host_net() {
-	local dev
-
-	modprobe virtio_net 2>/dev/null
-	for dev in /sys/class/net/*; do
-		dev=${dev##*/}
-		[ "$dev" = lo ] && continue
-		ip link set "$dev" up &&
-			ip addr add 10.0.2.15/24 dev "$dev" && return 0
-	done
-	return 1
-}
 if [ "${KTLS_CLIENT_AT:-guest}" = host ]; then
 	host_net || fail "no network device for the host's load"
 fi
@@ -140,23 +99,6 @@ if [ "${KTLS_PIN:-0}" = 1 ]; then
 	server_pin=(taskset -c 0)
 	load_pin=(taskset -c 1)
 fi
-
-# A test CA and a server certificate it signed; both servers send the
-# same chain (leaf and CA) and sign with the same key.
-make_identity() {
-	openssl req -x509 -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
-		-nodes -keyout "$T/ca.key" -out "$T/ca.pem" \
-		-subj "/CN=ktls-hs bench CA" -days 2 &&
-	openssl ecparam -name prime256v1 -genkey -noout -out "$T/srv.key" &&
-	openssl req -new -key "$T/srv.key" -subj /CN=localhost \
-		-out "$T/srv.csr" &&
-	openssl x509 -req -in "$T/srv.csr" -CA "$T/ca.pem" \
-		-CAkey "$T/ca.key" -set_serial "$RANDOM$RANDOM" -days 2 \
-		-extfile <(echo subjectAltName=DNS:localhost,IP:127.0.0.1) \
-		-out "$T/srv.leaf" &&
-	cat "$T/srv.leaf" "$T/ca.pem" > "$T/srv.pem" &&
-	cat "$T/srv.pem" "$T/srv.key" > "$T/srv.bundle"
-}
 
 # Debian's nginx as the issue has it: X25519, no access log, a worker per
 # CPU; TLS 1.3, and TLS 1.2 for its own case.  Without tickets unless
@@ -212,16 +154,6 @@ start_ours() {	# start_ours PORT TICKETS(0|1)
 		--root "$T/www" --key "$KEY" "${tickets[@]}" \
 		>/dev/null 2>> "$R/ours.err" &
 	PIDS+=($!)
-}
-
-wait_listen() {	# wait_listen PORT PID
-	local i
-	for i in $(seq 300); do
-		ss -Hltn "sport = :$1" | grep -q . && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.1
-	done
-	return 1
 }
 
 # What each server really negotiates, for the report: the comparison
@@ -302,13 +234,7 @@ make_identity 2> "$R/openssl.log" || fail "openssl could not make the identity"
 mkdir -p "$T/www"
 head -c 1024 /dev/urandom > "$T/www/1k.bin"
 if [[ " ${S[*]} " == *" ours "* ]]; then
-	# insmod resolves no dependencies: the kernel libraries the module
-	# links against (modpost lists them) come first, by modprobe.
-	for dep in $(modinfo -F depends "$KTLS_MODDIR/ktls_hs.ko" | tr , ' '); do
-		modprobe "$dep" 2>> "$R/insmod.err" ||
-			fail "modprobe $dep (for ktls_hs.ko): $(tail -1 "$R/insmod.err")"
-	done
-	insmod "$KTLS_MODDIR/ktls_hs.ko" 2>> "$R/insmod.err" ||
+	ktls_insmod "$KTLS_MODDIR/ktls_hs.ko" 2>> "$R/insmod.err" ||
 		fail "insmod ktls_hs.ko: $(tail -1 "$R/insmod.err")"
 	# @u: a session keyring keyctl made for itself would die with it,
 	# and take the key along before the listener looks it up.
