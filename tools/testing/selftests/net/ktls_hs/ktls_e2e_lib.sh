@@ -124,6 +124,20 @@ e2e_strace_stop() {
 	wait "$STRACE" 2>/dev/null
 }
 
+# e2e_traced_plaintext PID...: four fetches (curl and s_client, TLS 1.3
+# and 1.2) while strace watches PID...; what they read is plain HTTP
+# requests only (e2e_plaintext_only)
+e2e_traced_plaintext() {
+	local ok
+
+	e2e_strace_start "$@"
+	e2e_curl 1.3 1k && e2e_curl 1.2 100k && e2e_sclient 1.3 1k &&
+		e2e_sclient 1.2 1k
+	ok=$?
+	e2e_strace_stop
+	[ $ok = 0 ] && e2e_plaintext_only 4
+}
+
 # e2e_plaintext_only N: what the traced processes read from TCP sockets
 # is, on each of at least N connections, HTTP request headers and
 # nothing else: no TLS record (0x16 0x03 ...), no ClientHello, no

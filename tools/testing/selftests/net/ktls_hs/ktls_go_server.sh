@@ -42,16 +42,8 @@ e2e_check "arm the Go server by pid" arm
 e2e_check "plain HTTP is no longer answered" eval '! e2e_plain'
 e2e_fetch_all go
 
-e2e_strace_start "$SRV"
-traced() {
-	e2e_curl 1.3 1k && e2e_curl 1.2 100k && e2e_sclient 1.3 1k &&
-		e2e_sclient 1.2 1k
-}
-traced
-ok=$?
-e2e_strace_stop
-[ $ok = 0 ] && e2e_plaintext_only 4
-e2e_check "the server reads plain HTTP requests only, never a TLS byte" test $? = 0
+e2e_check "the server reads plain HTTP requests only, never a TLS byte" \
+	e2e_traced_plaintext "$SRV"
 
 kill "$SRV"
 wait "$SRV" 2>/dev/null

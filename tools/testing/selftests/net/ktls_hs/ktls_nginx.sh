@@ -64,16 +64,8 @@ e2e_check "plain HTTP is no longer answered" eval '! e2e_plain'
 e2e_fetch_all nginx
 
 # shellcheck disable=SC2086
-e2e_strace_start $WORKERS
-traced() {
-	e2e_curl 1.3 1k && e2e_curl 1.2 100k && e2e_sclient 1.3 1k &&
-		e2e_sclient 1.2 1k
-}
-traced
-ok=$?
-e2e_strace_stop
-[ $ok = 0 ] && e2e_plaintext_only 4
-e2e_check "the workers read plain HTTP requests only, never a TLS byte" test $? = 0
+e2e_check "the workers read plain HTTP requests only, never a TLS byte" \
+	e2e_traced_plaintext $WORKERS
 
 kill -QUIT "$MASTER"
 wait "$MASTER"
