@@ -34,6 +34,7 @@
 #include <linux/unaligned.h>
 
 #include <ktls_hs/aead_lib.h>
+#include <ktls_hs/compat.h>
 
 #define KTLS_GCM_BLOCK		16
 /* Counter block 1 masks the tag; the keystream starts at block 2. */

@@ -16,6 +16,7 @@
 #define _KTLS_HS_P256_MONT_H
 
 #include <linux/types.h>
+#include <ktls_hs/compat.h>
 #ifdef CONFIG_X86_64
 #include <asm/cpufeature.h>
 #endif
