@@ -34,6 +34,7 @@
 #include <net/tcp.h>
 #include <trace/events/sock.h>
 
+#include <ktls_hs/compat_net.h>
 #include <ktls_hs/identity.h>
 
 #include "../record/ktls.h"
@@ -247,8 +248,8 @@ static void ktls_hs_conn_drop_engine(struct ktls_hs_conn *conn)
  * connection; the shared cache zeroes a page once for many flights.
  * Returns what TCP took, or 0 if no fragment could be had.
  */
-static int ktls_hs_send_frag(struct sock *sk, struct msghdr *msg,
-			     const u8 *buf, size_t len)
+static int ktls_hs_send_frag(struct sock *sk, int flags, const u8 *buf,
+			     size_t len)
 {
 	struct bio_vec bv[2];
 	unsigned int nr = 0;
@@ -264,11 +265,9 @@ static int ktls_hs_send_frag(struct sock *sk, struct msghdr *msg,
 	/* The fragment may straddle two pages of the cache's compound page. */
 	for (off = 0; off < len; off += n) {
 		n = min_t(size_t, len - off, PAGE_SIZE - offset_in_page(frag + off));
-		bvec_set_virt(&bv[nr++], frag + off, n);
+		ktls_bvec_set_virt(&bv[nr++], frag + off, n);
 	}
-	msg->msg_flags |= MSG_SPLICE_PAGES;
-	iov_iter_bvec(&msg->msg_iter, ITER_SOURCE, bv, nr, len);
-	ret = tcp_sendmsg_locked(sk, msg, len);
+	ret = ktls_tcp_send_pages(sk, bv, nr, len, flags);
 	/* TCP holds references of its own to what it took. */
 	skb_free_frag(frag);
 	return ret;
@@ -296,10 +295,9 @@ static bool ktls_hs_push(struct ktls_hs_conn *conn)
 		struct kvec kv = { .iov_base = (void *)buf, .iov_len = len };
 		int ret;
 
-		ret = ktls_hs_send_frag(sk, &msg, buf, len);
+		ret = ktls_hs_send_frag(sk, msg.msg_flags, buf, len);
 		if (!ret) {
 			/* No fragment: let TCP copy it, as it does for anyone. */
-			msg.msg_flags &= ~MSG_SPLICE_PAGES;
 			iov_iter_kvec(&msg.msg_iter, ITER_SOURCE, &kv, 1, len);
 			ret = tcp_sendmsg_locked(sk, &msg, len);
 		}

@@ -26,6 +26,8 @@
 #include <linux/unaligned.h>
 #include <linux/tracepoint.h>
 
+#include <ktls_hs/compat_net.h>
+
 #include "../record/ktls.h"
 #include "device.h"
 
@@ -42,7 +44,7 @@ void ktls_device_tx_resync(struct sock *sk, struct ktls_ctx *ctx, u32 seq,
 
 	if (!test_bit(TLS_TX_SYNC_SCHED, &ctx->base.flags))
 		return;
-	tcp_write_collapse_fence(sk);
+	ktls_tcp_collapse_fence(sk);
 	put_unaligned_be64(rec_sn, rcd_sn);
 	/* The notifier clears netdev, then waits for RCU, then calls del. */
 	rcu_read_lock();

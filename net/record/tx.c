@@ -37,6 +37,8 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include <ktls_hs/compat_net.h>
+
 #include "ktls.h"
 #include "../offload/device.h"
 #include "key_update.h"
@@ -271,8 +273,8 @@ static int ktls_tx_splice(struct ktls_tx *tx, struct iov_iter *from,
 		ssize_t part;
 		size_t off;
 
-		part = iov_iter_extract_pages(from, &pages, want - done, 1, 0,
-					      &off);
+		part = ktls_iov_iter_extract_pages(from, &pages, want - done,
+						   1, &off);
 		if (part <= 0)
 			return done ? done : (part ?: -EIO);
 		if (WARN_ON_ONCE(!sendpage_ok(page))) {
@@ -628,11 +630,8 @@ static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 	sock_owned_by_me(sk);
 	while (tx->count) {
 		struct ktls_tx_rec *rec = &tx->queue[tx->head];
-		struct msghdr msg = {
-			.msg_flags = MSG_SPLICE_PAGES | MSG_DONTWAIT |
-				     MSG_NOSIGNAL |
-				     (rec->device ? MSG_SENDPAGE_DECRYPTED : 0),
-		};
+		int flags = MSG_DONTWAIT | MSG_NOSIGNAL |
+			    (rec->device ? MSG_SENDPAGE_DECRYPTED : 0);
 		int ret;
 
 		/*
@@ -640,17 +639,16 @@ static int ktls_tx_push(struct sock *sk, struct ktls_tx *tx, bool more)
 		 * device-form bytes and ciphertext must never share one.
 		 */
 		if (rec->device != tx->pushed_device) {
-			tcp_write_collapse_fence(sk);
+			ktls_tcp_collapse_fence(sk);
 			tx->pushed_device = rec->device;
 		}
 
 		if (more || tx->count > 1)
-			msg.msg_flags |= MSG_MORE;
-		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, rec->frags + rec->next,
-			      rec->nr - rec->next, rec->left);
+			flags |= MSG_MORE;
 
 		tx->in_push = true;
-		ret = tcp_sendmsg_locked(sk, &msg, rec->left);
+		ret = ktls_tcp_send_pages(sk, rec->frags + rec->next,
+					  rec->nr - rec->next, rec->left, flags);
 		tx->in_push = false;
 		if (ret <= 0) {
 			/*

@@ -17,6 +17,8 @@
 #include <net/tcp.h>
 #include <kunit/visibility.h>
 
+#include <ktls_hs/compat_net.h>
+
 #include "ktls.h"
 #include "../offload/device.h"
 #include "../hs/seam.h"
@@ -460,6 +462,7 @@ static void ktls_build_prot(enum ktls_family family, struct proto *base,
 	p->recvmsg = ktls_prot_recvmsg;
 	p->sock_is_readable = ktls_prot_sock_is_readable;
 	p->release_cb = ktls_release_cb;
+	ktls_compat_prot_init(p);
 	ktls_base_prots[family] = base;
 
 	*ops = *base_ops;

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The compat layer, network part: what the kernels ktls_hs.ko builds for
+ * do differently in sockets, TCP and skbs, one named helper each.  As in
+ * <ktls_hs/compat.h>, the version tests live here (and in net/compat.c,
+ * for helpers too large to inline), nowhere else; the build for the
+ * newest API compiles each helper to the call it stands for.
+ */
+#ifndef _KTLS_HS_COMPAT_NET_H
+#define _KTLS_HS_COMPAT_NET_H
+
+#include <linux/bvec.h>
+#include <linux/skbuff.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include <ktls_hs/compat.h>
+
+/*
+ * Giving TCP pages by reference.  From 6.5 on, tcp_sendmsg_locked()
+ * takes a bio_vec iterator by reference under MSG_SPLICE_PAGES (and
+ * marks new skbs decrypted under MSG_SENDPAGE_DECRYPTED).  Before, only
+ * do_tcp_sendpages() takes pages by reference, one page a call; its
+ * tcp_sendmsg_locked() ignores MSG_SPLICE_PAGES (which Debian's 6.1
+ * defines) and copies.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+/**
+ * ktls_tcp_send_pages() - hand TCP @len bytes of @bv by reference
+ * @sk:		the socket, locked
+ * @bv:		the pages; TCP takes references of its own
+ * @nr:		entries of @bv
+ * @len:	bytes in them
+ * @flags:	MSG_DONTWAIT, MSG_NOSIGNAL, MSG_MORE, MSG_SENDPAGE_DECRYPTED
+ *
+ * Return: the bytes TCP took (it may take fewer), or its error.
+ */
+static inline int ktls_tcp_send_pages(struct sock *sk, struct bio_vec *bv,
+				      unsigned int nr, size_t len, int flags)
+{
+	struct msghdr msg = { .msg_flags = flags | MSG_SPLICE_PAGES };
+
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, nr, len);
+	return tcp_sendmsg_locked(sk, &msg, len);
+}
+#else
+int ktls_tcp_send_pages(struct sock *sk, struct bio_vec *bv, unsigned int nr,
+			size_t len, int flags);
+#endif
+
+/*
+ * Keeping TCP from appending to the skb at the tail of its queues, so
+ * that bytes of different kinds (device-form and ciphertext) never share
+ * one: tcp_write_collapse_fence() from 6.10; before, the same mark on
+ * the tail skb, which tcp_skb_can_collapse_to() reads on both.
+ */
+static inline void ktls_tcp_collapse_fence(struct sock *sk)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	tcp_write_collapse_fence(sk);
+#else
+	struct sk_buff *tail = tcp_write_queue_tail(sk);
+
+	if (!tail)
+		tail = tcp_rtx_queue_tail(sk);
+	if (tail)
+		TCP_SKB_CB(tail)->eor = 1;
+#endif
+}
+
+/*
+ * Referencing the pages of a kernel (bio_vec) iterator without taking
+ * references: iov_iter_extract_pages() from 6.3.  Before, only
+ * iov_iter_get_pages2(), which takes one per page; the caller's
+ * iterator holds the pages for the call, so they are dropped at once.
+ * Only for iterators that are not user-backed.
+ */
+static inline ssize_t ktls_iov_iter_extract_pages(struct iov_iter *i,
+						  struct page ***pages,
+						  size_t maxsize,
+						  unsigned int maxpages,
+						  size_t *offset)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	return iov_iter_extract_pages(i, pages, maxsize, maxpages, 0, offset);
+#else
+	ssize_t got = iov_iter_get_pages2(i, *pages, maxsize, maxpages, offset);
+	size_t left = got > 0 ? got + *offset : 0;
+	unsigned int n = 0;
+
+	for (; left; n++) {
+		put_page((*pages)[n]);
+		left -= min_t(size_t, left, PAGE_SIZE);
+	}
+	return got;
+#endif
+}
+
+/* A bio_vec of kernel memory in one page: bvec_set_virt() from 6.3. */
+static inline void ktls_bvec_set_virt(struct bio_vec *bv, void *vaddr,
+				      unsigned int len)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	bvec_set_virt(bv, vaddr, len);
+#else
+	bvec_set_page(bv, virt_to_page(vaddr), len, offset_in_page(vaddr));
+#endif
+}
+
+/*
+ * sendfile() and splice() to a socket: from 6.5 they reach the proto's
+ * sendmsg() with MSG_SPLICE_PAGES.  Before, they reach its sendpage(),
+ * one page a call, with MSG_SENDPAGE_NOTLAST while more pages follow;
+ * net/compat.c turns each call into the sendmsg() of 6.5 on, so the
+ * record layer has one TX path.  Debian's 6.1 has splice_eof() already,
+ * which closes the record once the splice ends, as from 6.5 on.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+int ktls_compat_sendpage(struct sock *sk, struct page *page, int offset,
+			 size_t size, int flags);
+#endif
+
+/* What a proto of ours needs on this kernel beyond the ops of 6.12. */
+static inline void ktls_compat_prot_init(struct proto *p)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+	p->sendpage = ktls_compat_sendpage;
+#endif
+}
+
+#endif /* _KTLS_HS_COMPAT_NET_H */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The compat layer's helpers that are too large to inline: each stands in
+ * for an interface that older kernels lack, and is built only for them
+ * (see <ktls_hs/compat.h> and <ktls_hs/compat_net.h>, which declare them
+ * and hold every version test).  For the newest API this file is empty.
+ */
+#include <linux/bvec.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+
+#include <ktls_hs/compat.h>
+#include <ktls_hs/compat_net.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+/*
+ * Before 6.5 TCP takes pages by reference one page a call.  All but the
+ * last call say MSG_SENDPAGE_NOTLAST, so that TCP pushes once, after the
+ * last page, as it does after one tcp_sendmsg_locked() from 6.5 on; the
+ * last carries the caller's MSG_MORE.  MSG_SENDPAGE_DECRYPTED marks the
+ * skbs TCP starts for device-form bytes, as from 6.5 on.  What
+ * tcp_sendmsg_locked() of 6.5 does first for spliced pages is done here
+ * too: the app-limited check, and a copy where the route cannot gather
+ * (no NETIF_F_SG), which its tcp_sendmsg_locked() makes of the pages.
+ */
+int ktls_tcp_send_pages(struct sock *sk, struct bio_vec *bv, unsigned int nr,
+			size_t len, int flags)
+{
+	size_t done = 0;
+	unsigned int i;
+
+	sock_owned_by_me(sk);
+	if (!(sk->sk_route_caps & NETIF_F_SG)) {
+		struct msghdr msg = { .msg_flags = flags };
+
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bv, nr, len);
+		return tcp_sendmsg_locked(sk, &msg, len);
+	}
+	tcp_rate_check_app_limited(sk);
+	for (i = 0; i < nr && done < len; i++) {
+		size_t n = min_t(size_t, bv[i].bv_len, len - done);
+		int f = flags;
+		ssize_t ret;
+
+		if (!n)
+			continue;
+		if (done + n < len)
+			f |= MSG_SENDPAGE_NOTLAST;
+		ret = do_tcp_sendpages(sk, bv[i].bv_page, bv[i].bv_offset, n, f);
+		if (ret <= 0)
+			return done ? done : ret;
+		done += ret;
+		/* Out of room or memory: TCP pushed what it took. */
+		if (ret < n)
+			break;
+	}
+	return done;
+}
+
+/*
+ * The proto's sendpage() before 6.5: one page of a splice or sendfile(),
+ * passed on as the sendmsg() that 6.5 and later make of it, so that TX
+ * has one path on every kernel.  More pages of the same splice to come
+ * (MSG_SENDPAGE_NOTLAST) are MSG_MORE to sendmsg(): the record stays
+ * open, and splice_eof() closes it once the splice ends.
+ */
+int ktls_compat_sendpage(struct sock *sk, struct page *page, int offset,
+			 size_t size, int flags)
+{
+	struct msghdr msg = {};
+	struct bio_vec bv;
+
+	if (flags & MSG_SENDPAGE_NOTLAST)
+		flags = (flags & ~MSG_SENDPAGE_NOTLAST) | MSG_MORE;
+	msg.msg_flags = flags | MSG_SPLICE_PAGES;
+	bvec_set_page(&bv, page, size, offset);
+	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bv, 1, size);
+	return sk->sk_prot->sendmsg(sk, &msg, size);
+}
+#endif
