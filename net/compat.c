@@ -6,6 +6,8 @@
  * and hold every version test).  For the newest API this file is empty.
  */
 #include <linux/bvec.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uio.h>
 #include <net/sock.h>
 #include <net/tcp.h>
@@ -77,5 +79,47 @@ int ktls_compat_sendpage(struct sock *sk, struct page *page, int offset,
 	bvec_set_page(&bv, page, size, offset);
 	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bv, 1, size);
 	return sk->sk_prot->sendmsg(sk, &msg, size);
+}
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+/* Shrinkers before 6.7: ours to allocate, and registered by name. */
+struct shrinker *ktls_shrinker_alloc(const char *name)
+{
+	struct ktls_compat_shrinker *s = kzalloc(sizeof(*s), GFP_KERNEL);
+
+	if (!s)
+		return NULL;
+	s->name = kstrdup_const(name, GFP_KERNEL);
+	if (!s->name) {
+		kfree(s);
+		return NULL;
+	}
+	return &s->shrinker;
+}
+
+int ktls_shrinker_register(struct shrinker *shrinker)
+{
+	struct ktls_compat_shrinker *s =
+		container_of(shrinker, struct ktls_compat_shrinker, shrinker);
+	int err;
+
+	err = register_shrinker(shrinker, "%s", s->name);
+	s->registered = !err;
+	return err;
+}
+
+/* As shrinker_free(): waits for a scan that runs. */
+void ktls_shrinker_free(struct shrinker *shrinker)
+{
+	struct ktls_compat_shrinker *s;
+
+	if (!shrinker)
+		return;
+	s = container_of(shrinker, struct ktls_compat_shrinker, shrinker);
+	if (s->registered)
+		unregister_shrinker(shrinker);
+	kfree_const(s->name);
+	kfree(s);
 }
 #endif

@@ -14,6 +14,9 @@
 #ifndef _KTLS_HS_COMPAT_H
 #define _KTLS_HS_COMPAT_H
 
+#include <linux/atomic.h>	/* 6.1's <linux/shrinker.h> needs it first */
+#include <linux/container_of.h>
+#include <linux/shrinker.h>
 #include <linux/types.h>
 #include <linux/version.h>
 
@@ -24,6 +27,73 @@
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0) && defined(CONFIG_ARCH_SUPPORTS_INT128)
 typedef unsigned __int128 u128;
+#endif
+
+/*
+ * Shrinkers.  From 6.7 on they are allocated by the core (shrinker_alloc(),
+ * shrinker_register(), which cannot fail, and shrinker_free()) and carry
+ * a private_data pointer.  Before, the caller embeds struct shrinker,
+ * register_shrinker() may fail, and unregister_shrinker() undoes it: the
+ * compat layer embeds it in a struct of its own with the pointer.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+static inline struct shrinker *ktls_shrinker_alloc(const char *name)
+{
+	return shrinker_alloc(0, "%s", name);
+}
+
+static inline int ktls_shrinker_register(struct shrinker *shrinker)
+{
+	shrinker_register(shrinker);
+	return 0;
+}
+
+static inline void ktls_shrinker_free(struct shrinker *shrinker)
+{
+	shrinker_free(shrinker);
+}
+
+static inline void ktls_shrinker_set_private(struct shrinker *shrinker,
+					     void *data)
+{
+	shrinker->private_data = data;
+}
+
+static inline void *ktls_shrinker_private(struct shrinker *shrinker)
+{
+	return shrinker->private_data;
+}
+#else
+/**
+ * struct ktls_compat_shrinker - a shrinker as the core allocates it from 6.7
+ * @shrinker:	what register_shrinker() takes
+ * @private_data: the owner's pointer
+ * @name:	its name, for register_shrinker()
+ * @registered:	register_shrinker() succeeded
+ */
+struct ktls_compat_shrinker {
+	struct shrinker shrinker;
+	void *private_data;
+	const char *name;
+	bool registered;
+};
+
+struct shrinker *ktls_shrinker_alloc(const char *name);
+int ktls_shrinker_register(struct shrinker *shrinker);
+void ktls_shrinker_free(struct shrinker *shrinker);
+
+static inline void ktls_shrinker_set_private(struct shrinker *shrinker,
+					     void *data)
+{
+	container_of(shrinker, struct ktls_compat_shrinker,
+		     shrinker)->private_data = data;
+}
+
+static inline void *ktls_shrinker_private(struct shrinker *shrinker)
+{
+	return container_of(shrinker, struct ktls_compat_shrinker,
+			    shrinker)->private_data;
+}
 #endif
 
 #endif /* _KTLS_HS_COMPAT_H */

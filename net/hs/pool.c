@@ -62,6 +62,8 @@
 #include <kunit/visibility.h>
 #include <net/net_namespace.h>
 
+#include <ktls_hs/compat.h>
+
 #include "pool.h"
 
 /* Slots a CPU takes from the limit at once, at most. */
@@ -350,7 +352,7 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_hs_pool_cached_on);
 static unsigned long ktls_hs_pool_count(struct shrinker *shrinker,
 					struct shrink_control *sc)
 {
-	struct ktls_hs_pool *pool = shrinker->private_data;
+	struct ktls_hs_pool *pool = ktls_shrinker_private(shrinker);
 	unsigned long nr = 0;
 	int cpu, cls;
 
@@ -363,7 +365,7 @@ static unsigned long ktls_hs_pool_count(struct shrinker *shrinker,
 static unsigned long ktls_hs_pool_scan(struct shrinker *shrinker,
 				       struct shrink_control *sc)
 {
-	struct ktls_hs_pool *pool = shrinker->private_data;
+	struct ktls_hs_pool *pool = ktls_shrinker_private(shrinker);
 	unsigned long freed = ktls_hs_pool_trim(pool, sc->nr_to_scan);
 
 	return freed ?: SHRINK_STOP;
@@ -405,17 +407,20 @@ int ktls_hs_pool_create(struct ktls_hs_pool *pool, const char *name,
 			goto err_caches;
 	}
 
-	pool->shrinker = shrinker_alloc(0, "%s", name);
+	pool->shrinker = ktls_shrinker_alloc(name);
 	if (!pool->shrinker)
 		goto err_caches;
 	pool->shrinker->count_objects = ktls_hs_pool_count;
 	pool->shrinker->scan_objects = ktls_hs_pool_scan;
 	pool->shrinker->seeks = 0;
 	pool->shrinker->batch = 1;
-	pool->shrinker->private_data = pool;
-	shrinker_register(pool->shrinker);
+	ktls_shrinker_set_private(pool->shrinker, pool);
+	if (ktls_shrinker_register(pool->shrinker))
+		goto err_shrinker;
 	return 0;
 
+err_shrinker:
+	ktls_shrinker_free(pool->shrinker);
 err_caches:
 	while (--cls >= 0)
 		kmem_cache_destroy(pool->caches[cls]);
@@ -433,7 +438,7 @@ void ktls_hs_pool_destroy(struct ktls_hs_pool *pool)
 	int cls;
 
 	/* Waits for a running scan. */
-	shrinker_free(pool->shrinker);
+	ktls_shrinker_free(pool->shrinker);
 	ktls_hs_pool_trim(pool, ULONG_MAX);
 	WARN_ONCE(atomic_long_read(&pool->reserved),
 		  "%ld handshake memory blocks still in use\n",
