@@ -17,6 +17,7 @@
 #include <linux/atomic.h>	/* 6.1's <linux/shrinker.h> needs it first */
 #include <linux/container_of.h>
 #include <linux/shrinker.h>
+#include <linux/timer.h>
 #include <linux/types.h>
 #include <linux/version.h>
 
@@ -27,6 +28,18 @@
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0) && defined(CONFIG_ARCH_SUPPORTS_INT128)
 typedef unsigned __int128 u128;
+#endif
+
+/*
+ * The structure holding a timer_list, in its callback: from_timer()
+ * became timer_container_of() in 6.16, and the old name went away.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define ktls_timer_container_of(var, timer, field) \
+	timer_container_of(var, timer, field)
+#else
+#define ktls_timer_container_of(var, timer, field) \
+	from_timer(var, timer, field)
 #endif
 
 /*

@@ -674,7 +674,7 @@ static void ktls_hs_conn_tick(struct ktls_hs_conn *conn)
 
 static void ktls_hs_timeout(struct timer_list *t)
 {
-	struct ktls_hs_conn *conn = from_timer(conn, t, timer);
+	struct ktls_hs_conn *conn = ktls_timer_container_of(conn, t, timer);
 	struct sock *sk = conn->sk;
 
 	/*
