@@ -43,6 +43,17 @@ typedef unsigned __int128 u128;
 #endif
 
 /*
+ * A string field of a trace event, in TP_fast_assign(): from 6.10 on
+ * __assign_str() takes the field alone, since __string() named the
+ * source already; before, it takes the source again.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define ktls_assign_str(field, src)	__assign_str(field)
+#else
+#define ktls_assign_str(field, src)	__assign_str(field, src)
+#endif
+
+/*
  * Shrinkers.  From 6.7 on they are allocated by the core (shrinker_alloc(),
  * shrinker_register(), which cannot fail, and shrinker_free()) and carry
  * a private_data pointer.  Before, the caller embeds struct shrinker,

@@ -14,6 +14,7 @@
 #include <linux/uio.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+#include <trace/events/sock.h>
 
 #include <ktls_hs/compat.h>
 
@@ -126,6 +127,17 @@ static inline void ktls_compat_prot_init(struct proto *p)
 {
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 	p->sendpage = ktls_compat_sendpage;
+#endif
+}
+
+/*
+ * The sk_data_ready tracepoint, which a socket's own data-ready callback
+ * fires, as TCP's does: there from 6.3 on, nothing to fire before.
+ */
+static inline void ktls_trace_sk_data_ready(struct sock *sk)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	trace_sk_data_ready(sk);
 #endif
 }
 

@@ -585,7 +585,7 @@ static void ktls_hs_data_ready(struct sock *sk)
 {
 	struct ktls_hs_conn *conn = ktls_hs_conn_of(sk);
 
-	trace_sk_data_ready(sk);
+	ktls_trace_sk_data_ready(sk);
 	if (conn)
 		ktls_hs_conn_run(conn);
 }

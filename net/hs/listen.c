@@ -36,6 +36,8 @@
 #include <net/tcp.h>
 #include <trace/events/sock.h>
 
+#include <ktls_hs/compat_net.h>
+
 #include "../record/ktls.h"
 #include "events.h"
 #include "hs.h"
@@ -237,7 +239,7 @@ static void ktls_hs_listen_data_ready(struct sock *sk)
 	struct ktls_hs_listen *l;
 	struct ktls_ctx *ctx;
 
-	trace_sk_data_ready(sk);
+	ktls_trace_sk_data_ready(sk);
 	rcu_read_lock();
 	ctx = rcu_dereference(inet_csk(sk)->icsk_ulp_data);
 	l = ctx ? READ_ONCE(ctx->hs_listen) : NULL;

@@ -14,6 +14,8 @@
 #include <linux/tracepoint.h>
 #include <net/sock.h>
 
+#include <ktls_hs/compat.h>
+
 TRACE_EVENT(ktls_hs_start,
 	    TP_PROTO(const struct sock *sk, bool child),
 	    TP_ARGS(sk, child),
@@ -48,8 +50,8 @@ TRACE_EVENT(ktls_hs_finish,
 			   __entry->suite = suite;
 			   __entry->group = group;
 			   __entry->resumed = resumed;
-			   __assign_str(sni);
-			   __assign_str(alpn);),
+			   ktls_assign_str(sni, sni);
+			   ktls_assign_str(alpn, alpn);),
 	    TP_printk("sk=%p version=0x%04x suite=0x%04x group=0x%04x resumed=%d sni=%s alpn=%s",
 		      __entry->skaddr, __entry->version, __entry->suite,
 		      __entry->group, __entry->resumed, __get_str(sni),
@@ -70,9 +72,9 @@ TRACE_EVENT(ktls_hs_fail,
 			     __field(u8, alert)
 			     __string(sni, sni)),
 	    TP_fast_assign(__entry->skaddr = sk;
-			   __assign_str(reason);
+			   ktls_assign_str(reason, reason);
 			   __entry->alert = alert;
-			   __assign_str(sni);),
+			   ktls_assign_str(sni, sni);),
 	    TP_printk("sk=%p reason=%s alert=%u sni=%s", __entry->skaddr,
 		      __get_str(reason), __entry->alert, __get_str(sni))
 );
