@@ -15,6 +15,8 @@
 #include <ktls_hs/compat.h>
 #include <ktls_hs/compat_net.h>
 
+#include "hs/hs.h"
+
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 /*
  * Before 6.5 TCP takes pages by reference one page a call.  All but the
@@ -121,5 +123,19 @@ void ktls_shrinker_free(struct shrinker *shrinker)
 		unregister_shrinker(shrinker);
 	kfree_const(s->name);
 	kfree(s);
+}
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+/* An armed listener's accept() in the form of the proto op before 6.10. */
+struct sock *ktls_compat_listen_accept(struct sock *sk, int flags, int *err,
+				       bool kern)
+{
+	struct proto_accept_arg arg = { .flags = flags, .kern = kern };
+	struct sock *child;
+
+	child = ktls_hs_listen_accept(sk, &arg);
+	*err = arg.err;
+	return child;
 }
 #endif

@@ -141,4 +141,37 @@ static inline void ktls_trace_sk_data_ready(struct sock *sk)
 #endif
 }
 
+/*
+ * The proto's accept().  From 6.10 it takes struct proto_accept_arg
+ * (flags in, error out); before, the flags, an error pointer and kern
+ * one by one.  Ours keep the 6.10 form: before it, the struct is the
+ * compat layer's, a base proto's accept is called through
+ * ktls_proto_accept(), and ours is installed through
+ * KTLS_LISTEN_ACCEPT_OP, which names a wrapper of the old form there.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 10, 0)
+struct proto_accept_arg {
+	int flags;
+	int err;
+	bool kern;
+};
+
+struct sock *ktls_compat_listen_accept(struct sock *sk, int flags, int *err,
+				       bool kern);
+#define KTLS_LISTEN_ACCEPT_OP	ktls_compat_listen_accept
+#else
+#define KTLS_LISTEN_ACCEPT_OP	ktls_hs_listen_accept
+#endif
+
+static inline struct sock *ktls_proto_accept(struct proto *prot,
+					     struct sock *sk,
+					     struct proto_accept_arg *arg)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+	return prot->accept(sk, arg);
+#else
+	return prot->accept(sk, arg->flags, &arg->err, arg->kern);
+#endif
+}
+
 #endif /* _KTLS_HS_COMPAT_NET_H */

@@ -26,6 +26,7 @@ struct sock;
 struct ktls_ctx;
 struct request_sock;
 struct ktls_hs_listen;
+struct proto_accept_arg;
 
 /**
  * struct ktls_hs_settings - what setsockopt configured; immutable once

@@ -442,7 +442,7 @@ static struct sock *ktls_hs_tcp_accept(struct ktls_ctx *ctx,
 	l->seen = NULL;
 	spin_unlock_bh(&l->lock);
 
-	child = ctx->sk_proto->accept(l->sk, arg);
+	child = ktls_proto_accept(ctx->sk_proto, l->sk, arg);
 
 	spin_lock_bh(&l->lock);
 	pull = !--l->accepting && l->pull_due;

@@ -11,6 +11,8 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include <ktls_hs/compat_net.h>
+
 #include "../record/ktls.h"
 #include "hs.h"
 
@@ -113,6 +115,6 @@ void ktls_hs_listen_setup(void)
 			continue;
 		p->close = ktls_listen_close;
 		p->disconnect = ktls_listen_disconnect;
-		p->accept = ktls_hs_listen_accept;
+		p->accept = KTLS_LISTEN_ACCEPT_OP;
 	}
 }
