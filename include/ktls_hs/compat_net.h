@@ -17,6 +17,7 @@
 #include <trace/events/sock.h>
 
 #include <ktls_hs/compat.h>
+#include <ktls_hs/compat_skb.h>
 
 /*
  * Giving TCP pages by reference.  From 6.5 on, tcp_sendmsg_locked()

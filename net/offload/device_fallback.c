@@ -31,6 +31,8 @@
 #include <net/tls_prot.h>
 #include <kunit/visibility.h>
 
+#include <ktls_hs/compat_skb.h>
+
 #include "../record/ktls.h"
 #include "device.h"
 
@@ -338,7 +340,7 @@ struct sk_buff *ktls_device_validate_xmit_sw(struct sock *sk,
 					     struct net_device *dev,
 					     struct sk_buff *skb)
 {
-	if (!skb_is_decrypted(skb))
+	if (!ktls_skb_decrypted(skb))
 		return skb;
 	if (ktls_device_tx_stale(ktls_ctx(sk), skb)) {
 		kfree_skb(skb);
@@ -362,7 +364,7 @@ struct sk_buff *tls_validate_xmit_skb(struct sock *sk, struct net_device *dev,
 				      struct sk_buff *skb)
 {
 	/* Sealed in software before the device took over: ciphertext. */
-	if (!skb_is_decrypted(skb))
+	if (!ktls_skb_decrypted(skb))
 		return skb;
 	/* Of keys before a key update, and acked: see device_tx_keys.c. */
 	if (unlikely(ktls_device_tx_stale(ktls_ctx(sk), skb))) {

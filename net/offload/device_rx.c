@@ -31,6 +31,8 @@
 #include <net/tcp.h>
 #include <net/tls.h>
 
+#include <ktls_hs/compat_skb.h>
+
 #include "../record/ktls.h"
 #include "device.h"
 
@@ -77,7 +79,7 @@ void ktls_device_rx_mark(struct ktls_rx_offload *rxo, const struct sk_buff *skb,
 			 unsigned int pos, unsigned int len)
 {
 	/* TCP never merges skbs that differ in this: one flag holds for all. */
-	if (!skb_is_decrypted(skb) || !len ||
+	if (!ktls_skb_decrypted(skb) || !len ||
 	    WARN_ON_ONCE(pos + len > KTLS_REC_MAX))
 		return;
 	bitmap_set(rxo->dec, pos, len);

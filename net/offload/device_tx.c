@@ -33,6 +33,8 @@
 #include <linux/unaligned.h>
 #include <linux/tracepoint.h>
 
+#include <ktls_hs/compat_skb.h>
+
 #include "../record/ktls.h"
 #include "device.h"
 
@@ -121,8 +123,8 @@ int ktls_device_record_add(struct sock *sk, struct ktls_ctx *ctx,
 		return -ENOMEM;
 	for (i = 0; i < nr; i++) {
 		get_page(frags[i].bv_page);
-		skb_frag_fill_page_desc(&rec->frags[i], frags[i].bv_page,
-					frags[i].bv_offset, frags[i].bv_len);
+		ktls_skb_frag_fill(&rec->frags[i], frags[i].bv_page,
+				   frags[i].bv_offset, frags[i].bv_len);
 	}
 	rec->num_frags = nr;
 	rec->len = len;

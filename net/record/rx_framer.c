@@ -40,6 +40,8 @@
 #include <net/sock.h>
 #include <net/tcp.h>
 
+#include <ktls_hs/compat_net.h>
+
 #include "rx.h"
 #include "../offload/device.h"
 
@@ -370,7 +372,7 @@ static int ktls_rx_tcp_dec(struct sk_buff *skb, unsigned int off,
 	unsigned int *dec = arg;
 
 	/* TCP never merges skbs that differ in this: one flag holds for all. */
-	if (skb_is_decrypted(skb))
+	if (ktls_skb_decrypted(skb))
 		*dec += len;
 	return 0;
 }
