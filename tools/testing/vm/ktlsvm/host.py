@@ -18,6 +18,8 @@ SOURCE_PKG = "linux-source-6.12"
 APT_PACKAGES = [
     # the two kernels: the distro one, and the source of the debug one
     "linux-image-6.12-amd64", "linux-headers-6.12-amd64", SOURCE_PKG,
+    # Debian 12's default kernel (6.1), which the module builds for too
+    "linux-image-amd64", "linux-headers-amd64",
     # building kernels and modules
     "gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
     "dwarves", "cpio", "kmod", "xz-utils", "zstd", "rsync", "perl", "sparse",
