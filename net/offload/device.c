@@ -93,9 +93,9 @@ static void ktls_device_free_work(struct work_struct *work)
 	kfree(ctx->base.priv_ctx_tx);
 	ktls_device_rx_free(ctx->base.priv_ctx_rx);
 	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
-	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
+	ktls_cctx_wipe(&ctx->base.tx);
 	memzero_explicit(&ctx->base.crypto_recv, sizeof(ctx->base.crypto_recv));
-	memzero_explicit(&ctx->base.rx, sizeof(ctx->base.rx));
+	ktls_cctx_wipe(&ctx->base.rx);
 	kfree_rcu(ctx, rcu);
 	/* The exit path waits for this work before the module goes. */
 	module_put(THIS_MODULE);
@@ -191,6 +191,7 @@ void ktls_device_fill(struct ktls_ctx *ctx, enum tls_offload_ctx_dir dir)
 	u8 *info = (u8 *)(tx ? &ctx->base.crypto_send : &ctx->base.crypto_recv);
 
 	ktls_device_fill_prot(ctx);
+	ktls_cctx_bind(cc, &ctx->compat, tx);
 	memcpy(info, &c->info, cs->info_len);
 	put_unaligned_be64(c->seq, info + cs->seq_off);
 	memcpy(cc->iv, c->iv, cs->salt_len + cs->iv_len);

@@ -41,6 +41,8 @@ struct tls_offload_context_tx;
  * @base:	the kernel's context, first: priv_ctx_rx points here, and
  *		drivers reach @base.driver_state and the resync fields
  *		through the inlines of <net/tls.h>.  @base.sw stays zero
+ * @room:	the driver's state, on kernels that keep it behind @base
+ *		(the compat layer; empty where it is inside)
  * @dev_crypto:	the key the device was given, its iv, and in @dev_crypto.seq
  *		the number the device gives the record being framed.  A TLS
  *		1.3 key update moves our RX key on but not the device's:
@@ -63,6 +65,7 @@ struct tls_offload_context_tx;
  */
 struct ktls_rx_offload {
 	struct tls_offload_context_rx base;
+	struct ktls_compat_rx_room room;
 	struct ktls_crypto dev_crypto;
 	bool stale;
 	unsigned int nr_dec;
@@ -76,6 +79,12 @@ struct ktls_rx_offload {
 	u32 rekey_edge;
 	struct work_struct rekey_work;
 };
+
+/* A driver's writes to @base.driver_state end within @room at the latest. */
+static_assert(offsetof(struct ktls_rx_offload, base.driver_state) +
+	      TLS_DRIVER_STATE_SIZE_RX <=
+	      offsetof(struct ktls_rx_offload, room) +
+	      sizeof(struct ktls_compat_rx_room));
 
 enum ktls_rx_rekey {
 	KTLS_RX_REKEY_NONE,

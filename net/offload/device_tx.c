@@ -71,7 +71,7 @@ struct tls_offload_context_tx *ktls_device_octx_alloc(struct ktls_ctx *ctx)
 {
 	struct tls_offload_context_tx *octx;
 
-	octx = kzalloc(sizeof(*octx), GFP_KERNEL);
+	octx = kzalloc(ktls_offload_ctx_tx_size(), GFP_KERNEL);
 	if (!octx)
 		return NULL;
 	spin_lock_init(&octx->lock);

@@ -273,7 +273,7 @@ static void ktls_device_tx_install(struct sock *sk, struct ktls_ctx *ctx,
 
 err_fill:
 	memzero_explicit(&ctx->base.crypto_send, sizeof(ctx->base.crypto_send));
-	memzero_explicit(&ctx->base.tx, sizeof(ctx->base.tx));
+	ktls_cctx_wipe(&ctx->base.tx);
 	if (!ctx->base.priv_ctx_rx)
 		memset(&ctx->base.prot_info, 0, sizeof(ctx->base.prot_info));
 	ktls_device_install_free(inst);

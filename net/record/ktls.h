@@ -14,6 +14,8 @@
 #include <net/sock.h>
 #include <net/tls.h>
 
+#include <ktls_hs/compat_tls.h>
+
 #include "record.h"
 
 struct ktls_tx;
@@ -124,6 +126,7 @@ struct ktls_device_link {
  * @tx_offload: where the TX offload of the socket stands
  * @dev:	the socket's tie to an offload device, and the lifetime of
  *		an offloaded socket's context
+ * @compat:	what older kernels need of the context (the compat layer)
  * @rcu:	the context is freed after a grace period, because sock_diag
  *		reads it under RCU without the socket lock
  */
@@ -150,6 +153,7 @@ struct ktls_ctx {
 	struct ktls_hs_listen *hs_listen;
 	struct ktls_tx_offload_state tx_offload;
 	struct ktls_device_link dev;
+	struct ktls_compat_ctx compat;
 	struct rcu_head rcu;
 };
 

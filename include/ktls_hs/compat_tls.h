@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The compat layer, kTLS part: where the kernel's own <net/tls.h>, whose
+ * structures NIC drivers read out of our context (and out of the offload
+ * contexts hung off it), lays them out differently.  Needs that header
+ * alone, like <ktls_hs/compat_skb.h>: the offload files that export
+ * tls.ko's symbols keep the header set of the in-tree ones.
+ */
+#ifndef _KTLS_HS_COMPAT_TLS_H
+#define _KTLS_HS_COMPAT_TLS_H
+
+#include <linux/string.h>
+#include <linux/version.h>
+#include <net/tls.h>
+
+/*
+ * The driver's room in the offload contexts.  Up to 6.6 driver_state[]
+ * is a flexible array at the end of both, and tls.ko allocates
+ * TLS_OFFLOAD_CONTEXT_SIZE_TX/_RX, which say how much; from 6.7 on it is
+ * a fixed array inside, and the macros are gone.  So the macros
+ * themselves tell which layout this kernel has.
+ */
+static inline size_t ktls_offload_ctx_tx_size(void)
+{
+#ifdef TLS_OFFLOAD_CONTEXT_SIZE_TX
+	return TLS_OFFLOAD_CONTEXT_SIZE_TX;
+#else
+	return sizeof(struct tls_offload_context_tx);
+#endif
+}
+
+/**
+ * struct ktls_compat_rx_room - room for the driver behind an RX context
+ * @driver_state: where a driver writes through the flexible
+ *		driver_state[] of the struct tls_offload_context_rx in
+ *		front of this, on kernels that have one
+ *
+ * To be placed right behind the struct tls_offload_context_rx it serves.
+ * Empty, taking no room, where the array is inside the struct.
+ */
+struct ktls_compat_rx_room {
+#ifdef TLS_OFFLOAD_CONTEXT_SIZE_RX
+	u8 driver_state[TLS_DRIVER_STATE_SIZE_RX] __aligned(8);
+#endif
+};
+
+/*
+ * The iv and record number of each direction in struct tls_context,
+ * which drivers read: arrays in struct cipher_context from 6.7 on;
+ * before, pointers to memory that tls.ko allocated.  There the compat
+ * layer keeps the memory in the context (struct ktls_compat_ctx, empty
+ * from 6.7 on) and points the kernel's fields at it.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+/* The largest salt of the uapi ciphers (AES-GCM, AES-CCM, SM4). */
+#define KTLS_COMPAT_MAX_SALT	4
+
+struct ktls_compat_cctx {
+	char iv[MAX_IV_SIZE + KTLS_COMPAT_MAX_SALT];
+	char rec_seq[TLS_MAX_REC_SEQ_SIZE];
+};
+#endif
+
+/**
+ * struct ktls_compat_ctx - what our context holds for older kernels
+ * @tx:		memory of base.tx, before 6.7
+ * @rx:		memory of base.rx, before 6.7
+ *
+ * Empty, taking no room, from 6.7 on.
+ */
+struct ktls_compat_ctx {
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+	struct ktls_compat_cctx tx;
+	struct ktls_compat_cctx rx;
+#endif
+};
+
+/* Point @cc (base.tx or base.rx, as @tx says) at its memory. */
+static inline void ktls_cctx_bind(struct cipher_context *cc,
+				  struct ktls_compat_ctx *compat, bool tx)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+	struct ktls_compat_cctx *room = tx ? &compat->tx : &compat->rx;
+
+	cc->iv = room->iv;
+	cc->rec_seq = room->rec_seq;
+#endif
+}
+
+/* Forget the iv and record number of @cc. */
+static inline void ktls_cctx_wipe(struct cipher_context *cc)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+	if (cc->iv)
+		memzero_explicit(cc->iv, sizeof_field(struct ktls_compat_cctx, iv));
+	if (cc->rec_seq)
+		memzero_explicit(cc->rec_seq,
+				 sizeof_field(struct ktls_compat_cctx, rec_seq));
+#endif
+	memzero_explicit(cc, sizeof(*cc));
+}
+
+#endif /* _KTLS_HS_COMPAT_TLS_H */
