@@ -43,6 +43,10 @@
 #include <net/rtnetlink.h>
 #include <net/tls.h>
 
+#include <ktls_hs/compat.h>
+#include <ktls_hs/compat_netdev.h>
+#include <ktls_hs/compat_tls.h>
+
 #define DRV_NAME		"ktlssim"
 
 /* The nested attribute that names the peer, laid out as veth's. */
@@ -870,8 +874,8 @@ static void ktls_sim_rx_request(struct ktls_sim_priv *priv, struct ktls_sim_rx *
 	rx->walked = 0;
 	if (rx->resync_type == TLS_OFFLOAD_SYNC_TYPE_DRIVER_REQ_ASYNC) {
 		/* The answer is known by the next frame: the end comes then. */
-		tls_offload_rx_resync_async_request_start(&rx->async, htonl(seq),
-							  U16_MAX);
+		ktls_rx_resync_async_start(rx->sk, &rx->async, htonl(seq),
+					   U16_MAX);
 		rx->async_open = true;
 	} else {
 		/* The core matches the seq of the header's last byte. */
@@ -891,8 +895,8 @@ static void ktls_sim_rx_flow(struct ktls_sim_priv *priv, struct ktls_sim_rx *rx,
 
 	lockdep_assert_held(&rx->lock);
 	if (rx->async_open) {
-		tls_offload_rx_resync_async_request_end(&rx->async,
-							htonl(rx->req_seq));
+		ktls_rx_resync_async_end(rx->sk, &rx->async,
+					 htonl(rx->req_seq));
 		rx->async_open = false;
 	}
 
@@ -1177,7 +1181,7 @@ static bool ktls_sim_carries_data(const struct sk_buff *skb)
 
 static void ktls_sim_hold_expired(struct timer_list *t)
 {
-	struct ktls_sim_priv *priv = from_timer(priv, t, hold_timer);
+	struct ktls_sim_priv *priv = ktls_timer_container_of(priv, t, hold_timer);
 	struct net_device *peer;
 	struct sk_buff *skb;
 
@@ -1254,7 +1258,7 @@ static netdev_tx_t ktls_sim_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (unlikely(!peer || !(peer->flags & IFF_UP)))
 		goto drop;
 
-	if (tls_is_skb_tx_device_offloaded(skb) && skb->decrypted &&
+	if (ktls_skb_tx_device_offloaded(skb) && skb->decrypted &&
 	    !ktls_sim_tx_frame(priv, dev, skb))
 		goto drop;
 
@@ -1381,7 +1385,7 @@ static void ktls_sim_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	if (sset != ETH_SS_STATS)
 		return;
 	for (i = 0; i < KTLS_SIM_NSTATS; i++)
-		ethtool_puts(&data, ktls_sim_stat_names[i]);
+		ktls_ethtool_puts(&data, ktls_sim_stat_names[i]);
 }
 
 static void ktls_sim_get_stats(struct net_device *dev,
@@ -1409,7 +1413,7 @@ static void ktls_sim_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE | IFF_NO_QUEUE;
-	dev->lltx = true;
+	ktls_netdev_set_lltx(dev);
 	dev->netdev_ops = &ktls_sim_netdev_ops;
 	dev->ethtool_ops = &ktls_sim_ethtool_ops;
 	dev->tlsdev_ops = &ktls_sim_tlsdev_ops;

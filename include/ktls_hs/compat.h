@@ -3,9 +3,9 @@
  * The compat layer, core kernel part: what the kernels ktls_hs.ko builds
  * for (Debian's 6.1 and 6.12, and newer) do differently outside the
  * network stack.  Each difference has a named helper here.  This header,
- * <ktls_hs/compat_net.h>, <ktls_hs/compat_skb.h>, <ktls_hs/compat_tls.h>
- * and net/compat.c are the only places that test the kernel version; the
- * rest of the module calls the helpers.  The build for the newest API compiles each helper
+ * the other include/ktls_hs/compat_*.h and net/compat.c are the only
+ * places that test the kernel version; the rest of the module calls the
+ * helpers.  The build for the newest API compiles each helper
  * to what it replaced.
  *
  * Headers that older kernels lack or keep elsewhere have stand-ins in

@@ -100,4 +100,47 @@ static inline void ktls_cctx_wipe(struct cipher_context *cc)
 	memzero_explicit(cc, sizeof(*cc));
 }
 
+/*
+ * Driver side, for the simulated NIC.  From 6.12 a driver's async RX
+ * resync request names the driver's struct tls_offload_resync_async;
+ * on 6.1 it names the socket, whose RX context points at that struct
+ * (the driver set it there).  The helpers take both.
+ */
+static inline void
+ktls_rx_resync_async_start(struct sock *sk,
+			   struct tls_offload_resync_async *async,
+			   __be32 seq, u16 len)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	tls_offload_rx_resync_async_request_start(async, seq, len);
+#else
+	tls_offload_rx_resync_async_request_start(sk, seq, len);
+#endif
+}
+
+static inline void
+ktls_rx_resync_async_end(struct sock *sk,
+			 struct tls_offload_resync_async *async, __be32 seq)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	tls_offload_rx_resync_async_request_end(async, seq);
+#else
+	tls_offload_rx_resync_async_request_end(sk, seq);
+#endif
+}
+
+/*
+ * Whether an skb on its way to a driver is of a socket with TX offload:
+ * 6.12 asks the skb; 6.1 asks its socket, which the caller must check
+ * is there.
+ */
+static inline bool ktls_skb_tx_device_offloaded(const struct sk_buff *skb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return tls_is_skb_tx_device_offloaded(skb);
+#else
+	return skb->sk && tls_is_sk_tx_device_offloaded(skb->sk);
+#endif
+}
+
 #endif /* _KTLS_HS_COMPAT_TLS_H */
