@@ -2,8 +2,9 @@
 /*
  * sock_diag: the INET_DIAG_ULP_INFO nest that `ss -tie` prints for a kTLS
  * socket (version, cipher, where each direction is processed, the two
- * mode flags), in the attributes of <linux/tls.h>.  Called under RCU
- * without the socket lock, hence the context's RCU-deferred free.
+ * mode flags, the TX payload cap), in the attributes of <linux/tls.h>.
+ * Called under RCU without the socket lock, hence the context's
+ * RCU-deferred free.
  */
 #include <linux/inet_diag.h>
 #include <linux/tls.h>
@@ -11,6 +12,9 @@
 #include <net/tcp.h>
 
 #include "ktls.h"
+
+/* Upstream's attribute (Linux 6.19), which older headers lack. */
+#define KTLS_INFO_TX_MAX_PAYLOAD_LEN	(TLS_INFO_RX_NO_PAD + 1)
 
 static u16 ktls_diag_conf(u8 conf)
 {
@@ -53,6 +57,9 @@ int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb)
 		goto nla_failure;
 	if (READ_ONCE(ctx->rx_no_pad) && nla_put_flag(skb, TLS_INFO_RX_NO_PAD))
 		goto nla_failure;
+	if (nla_put_u16(skb, KTLS_INFO_TX_MAX_PAYLOAD_LEN,
+			ktls_tx_max_plain(ctx)))
+		goto nla_failure;
 out:
 	rcu_read_unlock();
 	nla_nest_end(skb, nest);
@@ -72,5 +79,6 @@ size_t ktls_diag_get_info_size(const struct sock *sk)
 	       nla_total_size(sizeof(u16)) +	/* TLS_INFO_TXCONF */
 	       nla_total_size(sizeof(u16)) +	/* TLS_INFO_RXCONF */
 	       nla_total_size(0) +		/* TLS_INFO_ZC_RO_TX */
-	       nla_total_size(0);		/* TLS_INFO_RX_NO_PAD */
+	       nla_total_size(0) +		/* TLS_INFO_RX_NO_PAD */
+	       nla_total_size(sizeof(u16));	/* ..._TX_MAX_PAYLOAD_LEN */
 }

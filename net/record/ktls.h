@@ -108,6 +108,9 @@ struct ktls_device_link {
  * @rx_conf:	enum ktls_conf of RX
  * @zerocopy_sendfile: TLS_TX_ZEROCOPY_RO was set
  * @rx_no_pad:	TLS_RX_EXPECT_NO_PAD was set
+ * @tx_max_plain: TLS_TX_MAX_PAYLOAD_LEN, or the cap a kernel handshake
+ *		took from the peer's record_size_limit; 0 for none set
+ *		(ktls_tx_max_plain())
  * @keys_staged: a kernel handshake left keys in @tx_crypto.info and
  *		@rx_crypto.info that are not installed yet (keys.c)
  * @keys_from_kernel: the keys come from the in-kernel handshake, so
@@ -144,6 +147,7 @@ struct ktls_ctx {
 	u8 rx_conf;
 	bool zerocopy_sendfile;
 	bool rx_no_pad;
+	u16 tx_max_plain;
 	bool keys_staged;
 	bool keys_from_kernel;
 	bool key_update_due;
@@ -156,6 +160,12 @@ struct ktls_ctx {
 	struct ktls_compat_ctx compat;
 	struct rcu_head rcu;
 };
+
+/* Most plaintext one TX record may carry, device-form ones included. */
+static inline unsigned int ktls_tx_max_plain(const struct ktls_ctx *ctx)
+{
+	return READ_ONCE(ctx->tx_max_plain) ?: KTLS_MAX_PLAINTEXT;
+}
 
 /* tls_get_ctx() of a driver and ktls_ctx() must read the same address. */
 static_assert(offsetof(struct ktls_ctx, base) == 0);

@@ -30,6 +30,8 @@ struct page;
 /* Wire constants (RFC 5246 6.2, RFC 8446 5). */
 #define KTLS_HEADER_LEN		5
 #define KTLS_MAX_PLAINTEXT	SZ_16K
+/* RFC 8449 4: the smallest record_size_limit a peer may ask for. */
+#define KTLS_MIN_RECORD_LIMIT	64
 #define KTLS_TYPE_CHANGE_CIPHER	20
 #define KTLS_TYPE_ALERT		21
 #define KTLS_TYPE_HANDSHAKE	22
@@ -269,6 +271,7 @@ int ktls_aead_crypt(struct ktls_crypto *c, const struct ktls_prot *prot,
  */
 int ktls_tx_init(struct sock *sk);
 int ktls_tx_flush(struct sock *sk);	/* close the open record and push it */
+bool ktls_tx_record_open(struct sock *sk);
 int ktls_tx_shutdown(struct sock *sk);	/* all of it to TCP, before its FIN */
 void ktls_tx_close(struct sock *sk, long timeout);
 void ktls_tx_free(struct ktls_ctx *ctx);

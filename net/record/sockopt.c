@@ -2,8 +2,9 @@
 /*
  * SOL_TLS socket options: TLS_TX and TLS_RX install keys (and, in TLS 1.3,
  * replace them after a KeyUpdate), TLS_TX_ZEROCOPY_RO and
- * TLS_RX_EXPECT_NO_PAD toggle the two data path modes; getsockopt reads
- * every one of them back.  The errnos follow the in-tree kTLS, which
+ * TLS_RX_EXPECT_NO_PAD toggle the two data path modes,
+ * TLS_TX_MAX_PAYLOAD_LEN caps the plaintext of TX records; getsockopt
+ * reads every one of them back.  The errnos follow the in-tree kTLS, which
  * applications and its selftest depend on.  Keys are handed to keys.c.
  */
 #include <linux/sockptr.h>
@@ -12,6 +13,8 @@
 #include <linux/unaligned.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+
+#include <uapi/linux/ktls_hs.h>
 
 #include "ktls.h"
 #include "../hs/seam.h"
@@ -24,6 +27,7 @@ static bool ktls_is_record_option(int optname)
 	case TLS_RX:
 	case TLS_TX_ZEROCOPY_RO:
 	case TLS_RX_EXPECT_NO_PAD:
+	case TLS_TX_MAX_PAYLOAD_LEN:
 		return true;
 	}
 	return false;
@@ -60,6 +64,32 @@ static int ktls_setsockopt_u32(sockptr_t optval, unsigned int optlen,
 	if (copy_from_sockptr(val, optval, sizeof(*val)))
 		return -EFAULT;
 	return *val > 1 ? -EINVAL : 0;
+}
+
+/*
+ * RFC 8449 4: a record_size_limit is 64 at least, and in TLS 1.3 counts
+ * the inner content type, which the payload does not.  Before any key
+ * the version is unknown, and the TLS 1.2 bound holds.  A record filled
+ * under one cap is never sealed under another: with one open, EBUSY.
+ */
+static int ktls_setsockopt_max_plain(struct sock *sk, struct ktls_ctx *ctx,
+				     sockptr_t optval, unsigned int optlen)
+{
+	unsigned int min = KTLS_MIN_RECORD_LIMIT;
+	u16 val;
+
+	if (ktls_tx_record_open(sk))
+		return -EBUSY;
+	if (sockptr_is_null(optval) || optlen != sizeof(val))
+		return -EINVAL;
+	if (copy_from_sockptr(&val, optval, sizeof(val)))
+		return -EFAULT;
+	if (ctx->prot.version == TLS_1_3_VERSION)
+		min--;
+	if (val < min || val > KTLS_MAX_PLAINTEXT)
+		return -EINVAL;
+	WRITE_ONCE(ctx->tx_max_plain, val);
+	return 0;
 }
 
 int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
@@ -99,6 +129,9 @@ int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
 			err = -EINVAL;
 		if (!err)
 			WRITE_ONCE(ctx->rx_no_pad, val);
+		break;
+	case TLS_TX_MAX_PAYLOAD_LEN:
+		err = ktls_setsockopt_max_plain(sk, ctx, optval, optlen);
 		break;
 	default:
 		err = -ENOPROTOOPT;
@@ -155,6 +188,21 @@ static int ktls_getsockopt_u32(u32 val, bool exact, char __user *optval,
 	return 0;
 }
 
+static int ktls_getsockopt_u16(u16 val, char __user *optval,
+			       int __user *optlen)
+{
+	int len;
+
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < (int)sizeof(val))
+		return -EINVAL;
+	if (put_user(sizeof(val), optlen) ||
+	    copy_to_user(optval, &val, sizeof(val)))
+		return -EFAULT;
+	return 0;
+}
+
 int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 			int __user *optlen)
 {
@@ -186,6 +234,10 @@ int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 		    ctx->rx_conf != KTLS_CONF_BASE)
 			err = ktls_getsockopt_u32(ctx->rx_no_pad, false, optval,
 						  optlen);
+		break;
+	case TLS_TX_MAX_PAYLOAD_LEN:
+		err = ktls_getsockopt_u16(ktls_tx_max_plain(ctx), optval,
+					  optlen);
 		break;
 	default:
 		err = -ENOPROTOOPT;

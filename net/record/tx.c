@@ -202,9 +202,14 @@ static void ktls_tx_rec_release(struct ktls_tx_rec *rec)
 	rec->left = 0;
 }
 
+/*
+ * The cap is read at each use: it only changes under the socket lock
+ * with no record open (ktls_tx_record_open()), so a record never holds
+ * more than the cap it was filled under.
+ */
 static bool ktls_tx_open_full(const struct ktls_tx *tx)
 {
-	return tx->plain_len >= KTLS_MAX_PLAINTEXT ||
+	return tx->plain_len >= ktls_tx_max_plain(ktls_ctx(tx->sk)) ||
 	       tx->nr_plain >= KTLS_TX_FRAGS;
 }
 
@@ -898,6 +903,7 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	struct ktls_tx *tx = ctx->tx;
 	u8 type = KTLS_TYPE_DATA;
+	unsigned int max_plain;
 	ssize_t copied = 0;
 	int err = 0;
 
@@ -950,11 +956,13 @@ static int ktls_sendmsg_locked(struct sock *sk, struct msghdr *msg)
 		}
 		tx->type = type;
 
+		/* Read after every wait: the socket lock was let go. */
+		max_plain = ktls_tx_max_plain(ctx);
 		want = min_t(size_t, msg_data_left(msg),
-			     KTLS_MAX_PLAINTEXT - tx->plain_len);
+			     max_plain - tx->plain_len);
 		if (!tx->plain_len && user_backed_iter(&msg->msg_iter) &&
 		    !(msg->msg_flags & MSG_SPLICE_PAGES) &&
-		    (want == KTLS_MAX_PLAINTEXT ||
+		    (want == max_plain ||
 		     (eor && want == msg_data_left(msg)))) {
 			n = ktls_tx_pin(tx, &msg->msg_iter, want);
 			if (n > 0) {
@@ -1049,6 +1057,15 @@ void ktls_splice_eof(struct socket *sock)
 	}
 	release_sock(sk);
 	mutex_unlock(&tx->send_lock);
+}
+
+/* Whether plaintext waits in an open record (MSG_MORE, or a splice). */
+bool ktls_tx_record_open(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	sock_owned_by_me(sk);
+	return ctx->tx && ctx->tx->plain_len;
 }
 
 int ktls_tx_flush(struct sock *sk)

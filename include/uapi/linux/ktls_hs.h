@@ -31,6 +31,18 @@
 
 #include <linux/types.h>
 
+/*
+ * Upstream's TLS_TX_MAX_PAYLOAD_LEN (Linux 6.19), for building against
+ * an older <linux/tls.h>: set/get __u16, the most plaintext one TX record
+ * carries.  For a peer's RFC 8449 record_size_limit L that is L in TLS
+ * 1.2 and L - 1 in TLS 1.3 (the inner content type counts in L); 64 ..
+ * 16384 in TLS 1.2, 63 .. 16384 in TLS 1.3, default 16384.  EBUSY while
+ * a TX record is open (MSG_MORE).  See Documentation/handshake.rst.
+ */
+#ifndef TLS_TX_MAX_PAYLOAD_LEN
+#define TLS_TX_MAX_PAYLOAD_LEN	5
+#endif
+
 /* SOL_TLS option names */
 /* set: __s32 serial of a "ktls_identity" key, adds one (up to 8); get: all */
 #define KTLS_HS_IDENTITY	100
