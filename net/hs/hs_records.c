@@ -442,6 +442,13 @@ void ktls_hs_tx_init(struct ktls_hs_tx *tx, u8 *buf, size_t cap)
 	memset(tx, 0, sizeof(*tx));
 	tx->buf = buf;
 	tx->cap = cap;
+	tx->max_plain = KTLS_MAX_PLAINTEXT;
+}
+
+void ktls_hs_tx_set_max_plain(struct ktls_hs_tx *tx, unsigned int max_plain)
+{
+	tx->max_plain = clamp_t(unsigned int, max_plain, KTLS_HS_MIN_PLAIN,
+				KTLS_MAX_PLAINTEXT);
 }
 
 int ktls_hs_tx_set_key(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
@@ -457,9 +464,10 @@ int ktls_hs_tx_set_key12(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
 	return ktls_hs_prot_set12(&tx->prot, alg, key, key_len, iv);
 }
 
-static size_t ktls_hs_tx_overhead(bool protected)
+/* Content bytes per record with the protection now in force. */
+static size_t ktls_hs_tx_frag(const struct ktls_hs_tx *tx)
 {
-	return protected ? KTLS_HS_PROT_OVERHEAD : KTLS_HEADER_LEN;
+	return tx->prot.on ? tx->max_plain : KTLS_MAX_PLAINTEXT;
 }
 
 /* What framing adds to each record with the protection now in force. */
@@ -475,15 +483,18 @@ static size_t ktls_hs_tx_record_overhead(const struct ktls_hs_tx *tx)
 
 size_t ktls_hs_tx_framed_len(size_t plain, bool protected)
 {
-	return plain + DIV_ROUND_UP(plain, KTLS_MAX_PLAINTEXT) *
-		       ktls_hs_tx_overhead(protected);
+	if (!protected)
+		return plain + DIV_ROUND_UP(plain, KTLS_MAX_PLAINTEXT) *
+			       KTLS_HEADER_LEN;
+	return plain + DIV_ROUND_UP(plain, KTLS_HS_MIN_PLAIN) *
+		       KTLS_HS_PROT_OVERHEAD;
 }
 
 void ktls_hs_tx_stage(struct ktls_hs_tx *tx, struct ktls_hs_buf *b)
 {
 	size_t o = ktls_hs_tx_record_overhead(tx);
 	size_t avail = tx->cap - KTLS_HS_ALERT_ROOM - tx->len;
-	size_t frame = DIV_ROUND_UP(avail, KTLS_MAX_PLAINTEXT) * o;
+	size_t frame = DIV_ROUND_UP(avail, ktls_hs_tx_frag(tx)) * o;
 
 	/*
 	 * As many message bytes as still fit once framed: fewer bytes
@@ -545,8 +556,9 @@ int ktls_hs_tx_commit(struct ktls_hs_tx *tx, const struct ktls_hs_buf *b,
 {
 	size_t o = ktls_hs_tx_record_overhead(tx);
 	size_t lead = ktls_hs_prot_lead(&tx->prot);
-	size_t n = DIV_ROUND_UP(b->len, KTLS_MAX_PLAINTEXT);
-	size_t stride = KTLS_MAX_PLAINTEXT + o;
+	size_t frag = ktls_hs_tx_frag(tx);
+	size_t n = DIV_ROUND_UP(b->len, frag);
+	size_t stride = frag + o;
 	u8 *base = tx->buf + tx->len;
 	size_t i, off, clen;
 	int err;
@@ -562,16 +574,15 @@ int ktls_hs_tx_commit(struct ktls_hs_tx *tx, const struct ktls_hs_buf *b,
 	for (i = n; i-- > 0;) {
 		if (!i && !lead)
 			break;
-		off = i * KTLS_MAX_PLAINTEXT;
-		clen = min_t(size_t, b->len - off, KTLS_MAX_PLAINTEXT);
+		off = i * frag;
+		clen = min_t(size_t, b->len - off, frag);
 		memmove(base + i * stride + KTLS_HEADER_LEN + lead,
 			b->data + off, clen);
 	}
 	for (i = 0; i < n; i++) {
 		u8 *rec = base + i * stride;
 
-		clen = min_t(size_t, b->len - i * KTLS_MAX_PLAINTEXT,
-			     KTLS_MAX_PLAINTEXT);
+		clen = min_t(size_t, b->len - i * frag, frag);
 		if (tx->prot.on && tx->prot.tls12) {
 			err = ktls_hs_tx_seal12(tx, rec, type, clen);
 			if (err)

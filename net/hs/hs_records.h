@@ -32,6 +32,12 @@
 #define KTLS_HS_EXPLICIT_NONCE	8
 #define KTLS_HS_PROT12_OVERHEAD	(KTLS_HEADER_LEN + KTLS_HS_EXPLICIT_NONCE + \
 				 KTLS_LIB_AEAD_TAG_SIZE)
+/*
+ * The least content a protected record of ours may be held to: a TLS 1.3
+ * record_size_limit of 64 counts the inner content type (RFC 8449 4).
+ * The output buffer is sized for it, since the limit comes after.
+ */
+#define KTLS_HS_MIN_PLAIN	(KTLS_MIN_RECORD_LIMIT - 1)
 /* Room kept free in the output buffer so a fatal alert always fits. */
 #define KTLS_HS_ALERT_ROOM	(KTLS_HS_PROT12_OVERHEAD + 2)
 /*
@@ -103,6 +109,8 @@ struct ktls_hs_rx {
  * @cap:	its size, KTLS_HS_ALERT_ROOM of it kept for an alert
  * @len:	bytes queued
  * @sent:	bytes of those handed to TCP
+ * @max_plain:	most content one protected record carries: the client's
+ *		record_size_limit (RFC 8449) once known, else 2^14
  */
 struct ktls_hs_tx {
 	struct ktls_hs_prot prot;
@@ -110,6 +118,7 @@ struct ktls_hs_tx {
 	size_t cap;
 	size_t len;
 	size_t sent;
+	u16 max_plain;
 };
 
 void ktls_hs_rx_init(struct ktls_hs_rx *rx);
@@ -140,6 +149,12 @@ void ktls_hs_tx_init(struct ktls_hs_tx *tx, u8 *buf, size_t cap);
 int ktls_hs_tx_set_key(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
 		       const u8 *key, size_t key_len,
 		       const u8 iv[KTLS_LIB_AEAD_NONCE_SIZE]);
+/*
+ * Protected records carry at most @max_plain content bytes from now on,
+ * KTLS_HS_MIN_PLAIN .. KTLS_MAX_PLAINTEXT; plaintext ones are not bound
+ * by a record_size_limit (RFC 8449 4).
+ */
+void ktls_hs_tx_set_max_plain(struct ktls_hs_tx *tx, unsigned int max_plain);
 /* TLS 1.2: records from now on are protected as ktls_hs_rx_arm_key12(). */
 int ktls_hs_tx_set_key12(struct ktls_hs_tx *tx, enum ktls_lib_aead_alg alg,
 			 const u8 *key, size_t key_len, const u8 *iv);
@@ -158,7 +173,10 @@ void ktls_hs_tx_alert(struct ktls_hs_tx *tx, u8 desc);
 size_t ktls_hs_tx_output(const struct ktls_hs_tx *tx, const u8 **buf);
 void ktls_hs_tx_sent(struct ktls_hs_tx *tx, size_t len);
 void ktls_hs_tx_wipe(struct ktls_hs_tx *tx);
-/* Output bytes @plain bytes of handshake messages take as records. */
+/*
+ * Output bytes @plain bytes of handshake messages take as records; when
+ * @protected, at the smallest record_size_limit a client may set.
+ */
 size_t ktls_hs_tx_framed_len(size_t plain, bool protected);
 
 #endif /* _KTLS_HS_HS_RECORDS_H */
