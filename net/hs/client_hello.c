@@ -16,6 +16,7 @@
 
 #include <ktls_hs/kdf.h>
 
+#include "../record/record.h"
 #include "codec.h"
 #include "wire.h"
 
@@ -284,6 +285,24 @@ static int ch_renegotiation_info(struct ktls_hs_client_hello *ch,
 	return 0;
 }
 
+/*
+ * RFC 8449 4: one uint16, and under 64 is illegal_parameter.  A limit
+ * above what the version allows is taken, not refused: the RFC forbids
+ * a server to enforce that bound, and the state machine caps it.
+ */
+static int ch_record_size_limit(struct ktls_hs_client_hello *ch,
+				struct ktls_rd *data, const u8 *msg)
+{
+	u16 limit;
+
+	if (!ktls_rd_u16(data, &limit) || !ktls_rd_empty(data))
+		return CH_DECODE;
+	if (limit < KTLS_MIN_RECORD_LIMIT)
+		return CH_ILLEGAL;
+	ch->record_size_limit = limit;
+	return 0;
+}
+
 struct ch_ext {
 	u16 type;
 	u8 bit;
@@ -317,6 +336,8 @@ static const struct ch_ext ch_exts[] = {
 	{ KTLS_EXT_KEY_SHARE, KTLS_EXTB_KEY_SHARE, ch_key_share },
 	{ KTLS_EXT_RENEGOTIATION_INFO, KTLS_EXTB_RENEGOTIATION_INFO,
 	  ch_renegotiation_info },
+	{ KTLS_EXT_RECORD_SIZE_LIMIT, KTLS_EXTB_RECORD_SIZE_LIMIT,
+	  ch_record_size_limit },
 };
 
 static const struct ch_ext *ch_ext_find(u16 type)

@@ -42,6 +42,7 @@ enum ktls_hs_ext_bit {
 	KTLS_EXTB_SIGNATURE_ALGORITHMS_CERT,
 	KTLS_EXTB_KEY_SHARE,
 	KTLS_EXTB_RENEGOTIATION_INFO,
+	KTLS_EXTB_RECORD_SIZE_LIMIT,
 	KTLS_EXTB_NR,
 };
 
@@ -79,6 +80,8 @@ enum ktls_hs_ext_bit {
  * @session_ticket:	SessionTicket extension contents (1.2, may be empty)
  * @renegotiation_info:	renegotiation_info contents (must be a single 0
  *			byte in an initial handshake)
+ * @record_size_limit:	record_size_limit (RFC 8449), 64 at least, if
+ *			present; any larger value is let through
  * @scsv_reneg:		TLS_EMPTY_RENEGOTIATION_INFO_SCSV was in the suites
  * @scsv_fallback:	TLS_FALLBACK_SCSV was in the suites
  */
@@ -104,6 +107,7 @@ struct ktls_hs_client_hello {
 	struct ktls_hs_vec ec_point_formats;
 	struct ktls_hs_vec session_ticket;
 	struct ktls_hs_vec renegotiation_info;
+	u16 record_size_limit;
 	bool scsv_reneg;
 	bool scsv_fallback;
 };
@@ -213,10 +217,12 @@ int ktls_hs_build_hello_retry(struct ktls_hs_buf *b,
 
 /*
  * EncryptedExtensions: an empty server_name if @sni_ack (we used the
- * client's name), and ALPN with the one protocol @alpn if non-NULL.
+ * client's name), ALPN with the one protocol @alpn if non-NULL, and
+ * record_size_limit (RFC 8449) @record_limit if not 0.
  */
 int ktls_hs_build_encrypted_extensions(struct ktls_hs_buf *b, bool sni_ack,
-				       const struct ktls_hs_vec *alpn);
+				       const struct ktls_hs_vec *alpn,
+				       u16 record_limit);
 
 /*
  * A Certificate message of @nr DER certificates, leaf first: in TLS 1.2

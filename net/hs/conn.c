@@ -454,7 +454,7 @@ static void ktls_hs_conn_end(struct ktls_hs_conn *conn, enum ktls_hs_end why)
 		err = ktls_hs_keys(conn->engine, &keys);
 		if (!err)
 			err = ktls_keys_stage(ctx, &keys.tx, &keys.rx,
-					      &keys.secrets);
+					      &keys.secrets, keys.max_plain);
 		memzero_explicit(&keys, sizeof(keys));
 		if (err) {
 			pr_warn_ratelimited("handshake keys refused: %d\n", err);

@@ -243,6 +243,36 @@ void ktls_hs_note_sni(struct ktls_hs *hs, const struct ktls_hs_client_hello *ch)
 }
 
 /*
+ * RFC 8449 4: the client's record_size_limit holds for every protected
+ * record we send under keys of this handshake, handshake ones included,
+ * and for the application's after it (ktls_hs_keys()).  In TLS 1.3 the
+ * limit counts the inner content type.  One above the version's maximum
+ * is taken as that maximum: a server must not refuse it.  Being
+ * negotiated per handshake, a resumed session takes it afresh, and a
+ * max_fragment_length beside it is ignored (RFC 8449 5), as we ignore
+ * that extension anyway.
+ *
+ * Our own limit is what our receive side enforces with record_overflow:
+ * 2^14 bytes of plaintext, which in TLS 1.3 is 2^14 + 1 with the type.
+ */
+void ktls_hs_take_record_limit(struct ktls_hs *hs,
+			       const struct ktls_hs_client_hello *ch,
+			       u16 version)
+{
+	bool tls13 = version == KTLS_VERSION_TLS13;
+
+	hs->peer_max_plain = 0;
+	hs->record_limit = 0;
+	if (!ktls_hs_ch_has(ch, KTLS_EXTB_RECORD_SIZE_LIMIT))
+		return;
+	hs->peer_max_plain = min_t(unsigned int,
+				   ch->record_size_limit - tls13,
+				   KTLS_MAX_PLAINTEXT);
+	hs->record_limit = KTLS_MAX_PLAINTEXT + tls13;
+	ktls_hs_tx_set_max_plain(&hs->tx, hs->peer_max_plain);
+}
+
+/*
  * Whether the alert a first ClientHello earned may hand it to userspace
  * instead: only what a fuller TLS stack could serve (another version,
  * suite, group or signature algorithm; a name of another server), never
@@ -405,6 +435,7 @@ int ktls_hs_keys(struct ktls_hs *hs, struct ktls_hs_keys *keys)
 	if (hs->state != KTLS_HS_STATE_DONE)
 		return -EINVAL;
 	memcpy(keys, &hs->keys, sizeof(*keys));
+	keys->max_plain = hs->peer_max_plain;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_keys);

@@ -106,12 +106,15 @@ struct ktls_hs_session {
  * @rx:		client application traffic keys
  * @secrets:	the application traffic secrets they come from, which the
  *		record layer needs to follow KeyUpdate
+ * @max_plain:	most plaintext a TX record may carry, from the client's
+ *		record_size_limit (RFC 8449); 0 if it sent none
  * Wiped by the glue once installed.
  */
 struct ktls_hs_keys {
 	union ktls_crypto_info tx;
 	union ktls_crypto_info rx;
 	struct ktls_secrets secrets;
+	u16 max_plain;
 };
 
 struct ktls_hs;

@@ -69,6 +69,9 @@ struct ktls_hs12_state {
  * @id:		the identity chosen
  * @alpn:	the ALPN protocol chosen (inside @cfg), len 0 if none
  * @hrr_group:	the group our HelloRetryRequest asked for
+ * @peer_max_plain: most plaintext our protected records may carry, from
+ *		the client's record_size_limit (RFC 8449); 0 if it sent none
+ * @record_limit: our record_size_limit in answer to it, 0 for none
  * @session_id: the client's legacy_session_id, echoed
  * @session_id_len: its length
  * @ch1_digest:	what the second ClientHello must repeat of the first,
@@ -99,6 +102,8 @@ struct ktls_hs {
 	const struct ktls_identity *id;
 	struct ktls_hs_vec alpn;
 	u16 hrr_group;
+	u16 peer_max_plain;
+	u16 record_limit;
 	u8 session_id[KTLS_HS_SESSION_ID_MAX];
 	u8 session_id_len;
 	u8 ch1_digest[KTLS_HS_CH_DIGEST_LEN];
@@ -134,5 +139,13 @@ int ktls_hs_sign(const struct ktls_hs *hs, const u8 *content, size_t len,
 void ktls_hs_note_sni(struct ktls_hs *hs,
 		      const struct ktls_hs_client_hello *ch);
 int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert);
+/*
+ * The client's record_size_limit, if it sent one, for the @version
+ * chosen: from now on it bounds our protected records, and
+ * @hs->record_limit is what we answer with.
+ */
+void ktls_hs_take_record_limit(struct ktls_hs *hs,
+			       const struct ktls_hs_client_hello *ch,
+			       u16 version);
 
 #endif /* _KTLS_HS_SERVER_H */

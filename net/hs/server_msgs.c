@@ -168,7 +168,8 @@ int ktls_hs_build_hello_retry(struct ktls_hs_buf *b,
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_build_hello_retry);
 
 int ktls_hs_build_encrypted_extensions(struct ktls_hs_buf *b, bool sni_ack,
-				       const struct ktls_hs_vec *alpn)
+				       const struct ktls_hs_vec *alpn,
+				       u16 record_limit)
 {
 	size_t msg, exts, ext, list, name;
 	struct ktls_wr w;
@@ -193,6 +194,11 @@ int ktls_hs_build_encrypted_extensions(struct ktls_hs_buf *b, bool sni_ack,
 		ktls_wr_bytes(&w, alpn->data, alpn->len);
 		ktls_wr_close(&w, name, 1);
 		ktls_wr_close(&w, list, 2);
+		ktls_hs_ext_close(&w, ext);
+	}
+	if (record_limit) {
+		ext = ktls_hs_ext_open(&w, KTLS_EXT_RECORD_SIZE_LIMIT);
+		ktls_wr_u16(&w, record_limit);
 		ktls_hs_ext_close(&w, ext);
 	}
 

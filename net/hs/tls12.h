@@ -57,6 +57,7 @@ struct ktls_hs12_suite {
  * @alpn:	the one protocol chosen (RFC 7301), or NULL
  * @session_ticket: an empty session_ticket: a NewSessionTicket follows
  *		(RFC 5077 3.2)
+ * @record_limit: our record_size_limit (RFC 8449), 0 for none
  */
 struct ktls_hs12_sh_exts {
 	bool reneg;
@@ -65,6 +66,7 @@ struct ktls_hs12_sh_exts {
 	bool sni_ack;
 	const struct ktls_hs_vec *alpn;
 	bool session_ticket;
+	u16 record_limit;
 };
 
 /*

@@ -20,7 +20,7 @@ static size_t ktls_hs12_ext_open(struct ktls_wr *w, u16 type)
 static bool ktls_hs12_has_exts(const struct ktls_hs12_sh_exts *e)
 {
 	return e->reneg || e->ems || e->ec_point_formats || e->sni_ack ||
-	       e->alpn || e->session_ticket;
+	       e->alpn || e->session_ticket || e->record_limit;
 }
 
 int ktls_hs12_build_server_hello(struct ktls_hs_buf *b,
@@ -89,6 +89,11 @@ int ktls_hs12_build_server_hello(struct ktls_hs_buf *b,
 	if (e->session_ticket) {
 		/* RFC 5077 3.2: empty, a NewSessionTicket will follow */
 		ext = ktls_hs12_ext_open(&w, KTLS_EXT_SESSION_TICKET);
+		ktls_wr_close(&w, ext, 2);
+	}
+	if (e->record_limit) {
+		ext = ktls_hs12_ext_open(&w, KTLS_EXT_RECORD_SIZE_LIMIT);
+		ktls_wr_u16(&w, e->record_limit);
 		ktls_wr_close(&w, ext, 2);
 	}
 	ktls_wr_close(&w, exts, 2);

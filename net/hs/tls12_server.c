@@ -243,6 +243,7 @@ static void ktls_hs12_accept(struct ktls_hs *hs,
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
 	ktls_hs_note_sni(hs, ch);
+	ktls_hs_take_record_limit(hs, ch, KTLS_VERSION_TLS12);
 }
 
 /* --------------------------------------------------- the server flight */
@@ -356,6 +357,7 @@ int ktls_hs12_client_hello(struct ktls_hs *hs,
 		c.exts.session_ticket = true;
 	}
 	ktls_hs12_accept(hs, ch, &c);
+	c.exts.record_limit = hs->record_limit;
 	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
 	if (!err)
 		err = ktls_transcript_update(&hs->transcript, msg, len);

@@ -98,6 +98,7 @@ static void ktls_hs_accept(struct ktls_hs *hs,
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
 	ktls_hs_note_sni(hs, ch);
+	ktls_hs_take_record_limit(hs, ch, KTLS_VERSION_TLS13);
 }
 
 /* --------------------------------------------------- the server side */
@@ -321,7 +322,8 @@ static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs_build_encrypted_extensions(&b, hs->sni_ack,
-						 hs->alpn.len ? &hs->alpn : NULL);
+						 hs->alpn.len ? &hs->alpn : NULL,
+						 hs->record_limit);
 	/* A resumed session was authenticated when its ticket was issued. */
 	if (!err && !hs->session.resumed)
 		err = ktls_hs_add_certificate(hs, &b, true);

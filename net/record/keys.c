@@ -275,6 +275,9 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
  * @rx:		RX crypto info, likewise
  * @secrets:	the TLS 1.3 application traffic secrets @tx and @rx were
  *		derived from, copied likewise; empty (len 0) for TLS 1.2
+ * @max_plain:	the TX payload cap the peer's record_size_limit sets
+ *		(RFC 8449), 0 for none; a lower TLS_TX_MAX_PAYLOAD_LEN set
+ *		before the handshake stays
  *
  * Any context.  The keys are checked here, so that installing them later
  * can only fail for lack of memory.
@@ -282,7 +285,7 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
  */
 int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 		    const union ktls_crypto_info *rx,
-		    const struct ktls_secrets *secrets)
+		    const struct ktls_secrets *secrets, unsigned int max_plain)
 {
 	const struct ktls_cipher *cs;
 	int len;
@@ -313,6 +316,8 @@ int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 	}
 	memcpy(&ctx->tx_crypto.info, tx, cs->info_len);
 	memcpy(&ctx->rx_crypto.info, rx, cs->info_len);
+	if (max_plain && max_plain < ktls_tx_max_plain(ctx))
+		WRITE_ONCE(ctx->tx_max_plain, max_plain);
 	ctx->keys_from_kernel = true;
 	/* Pairs with the lockless check in ktls_keys_staged(). */
 	smp_store_release(&ctx->keys_staged, true);

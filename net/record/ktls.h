@@ -229,7 +229,7 @@ int ktls_keys_set(struct sock *sk, bool tx, const union ktls_crypto_info *info,
 		  unsigned int len);
 int ktls_keys_stage(struct ktls_ctx *ctx, const union ktls_crypto_info *tx,
 		    const union ktls_crypto_info *rx,
-		    const struct ktls_secrets *secrets);
+		    const struct ktls_secrets *secrets, unsigned int max_plain);
 int ktls_keys_install_staged(struct sock *sk);
 int ktls_crypto_copy(struct ktls_crypto *dst, const struct ktls_cipher *cs,
 		     const struct ktls_crypto *src);
