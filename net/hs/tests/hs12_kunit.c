@@ -161,6 +161,36 @@ static void sh12_resumed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.len, 0);
 }
 
+/* RFC 8449 4: our record_size_limit in a TLS 1.2 ServerHello, 2^14. */
+static void sh12_record_size_limit(struct kunit *test)
+{
+	static const u8 exts[] = {
+		0x00, 0x0a,			/* extensions, 10 bytes */
+		0x00, 0x17, 0x00, 0x00,		/* extended_master_secret */
+		0x00, 0x1c, 0x00, 0x02, 0x40, 0x00, /* record_size_limit */
+	};
+	struct ktls_hs12_sh_exts e = { .ems = true, .record_limit = 16384 };
+	size_t len = 4 + 38 + sizeof(exts);
+	struct ktls_hs_buf b;
+
+	hs12_fill_random();
+	hs12_buf(test, &b, len);
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
+							   0xc02b, &e), 0);
+	KUNIT_ASSERT_EQ(test, b.len, len);
+	hs12_expect_head(test, b.data, 0xc02b);
+	KUNIT_EXPECT_MEMEQ(test, b.data + 42, exts, sizeof(exts));
+
+	/* Alone, it still makes an extension block. */
+	e.ems = false;
+	hs12_buf(test, &b, len);
+	KUNIT_ASSERT_EQ(test, ktls_hs12_build_server_hello(&b, hs12_random, NULL,
+							   0xc02b, &e), 0);
+	KUNIT_ASSERT_EQ(test, b.len, len - 4);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(b.data + 42), 6);
+	KUNIT_EXPECT_MEMEQ(test, b.data + 44, exts + 6, 6);
+}
+
 /* RFC 5077 3.3: type 4, lifetime hint, ticket<0..2^16-1>. */
 static void nst12_layout(struct kunit *test)
 {
@@ -611,6 +641,7 @@ static struct kunit_case hs12_cases[] = {
 	KUNIT_CASE(sh12_no_extensions),
 	KUNIT_CASE(sh12_bad_alpn),
 	KUNIT_CASE(sh12_resumed),
+	KUNIT_CASE(sh12_record_size_limit),
 	KUNIT_CASE(nst12_layout),
 	KUNIT_CASE(cert12_layout),
 	KUNIT_CASE(ske12_layout),

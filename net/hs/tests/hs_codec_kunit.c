@@ -75,7 +75,10 @@ static void ch_rfc8448_simple(struct kunit *test)
 			BIT(KTLS_EXTB_KEY_SHARE) |
 			BIT(KTLS_EXTB_SUPPORTED_VERSIONS) |
 			BIT(KTLS_EXTB_SIGNATURE_ALGORITHMS) |
-			BIT(KTLS_EXTB_PSK_KEY_EXCHANGE_MODES));
+			BIT(KTLS_EXTB_PSK_KEY_EXCHANGE_MODES) |
+			BIT(KTLS_EXTB_RECORD_SIZE_LIMIT));
+	/* The trace's client takes records of up to 2^14 + 1 (RFC 8449). */
+	KUNIT_EXPECT_EQ(test, ch.record_size_limit, 0x4001);
 	KUNIT_EXPECT_TRUE(test, hs_vec_is(&ch.server_name, "server", 6));
 	KUNIT_EXPECT_TRUE(test, hs_vec_is(&ch.renegotiation_info, "", 1));
 	KUNIT_EXPECT_EQ(test, ch.session_ticket.len, 0);
@@ -570,6 +573,33 @@ static const struct ch_row ch_rows[] = {
 	{ "renegotiation_info past its extension",
 	  .exts = { HS_BYTES(0xff, 0x01, 0x00, 0x01, 0x01) }, .alert = DECODE },
 
+	/* record_size_limit, RFC 8449 4 */
+	{ "record_size_limit 64",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x00, 0x40) } },
+	{ "record_size_limit 65535 (taken, capped later)",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0xff, 0xff) } },
+	{ "record_size_limit 63",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x00, 0x3f) },
+	  .alert = ILLEGAL },
+	{ "record_size_limit 0",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x00, 0x00) },
+	  .alert = ILLEGAL },
+	{ "record_size_limit of one byte",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x01, 0x40) }, .alert = DECODE },
+	{ "record_size_limit of three bytes",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x03, 0x00, 0x40, 0x00) },
+	  .alert = DECODE },
+	{ "record_size_limit empty",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x00) }, .alert = DECODE },
+	{ "record_size_limit twice",
+	  .exts = { HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x01, 0x00),
+		    HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x01, 0x00) },
+	  .alert = ILLEGAL },
+	/* RFC 8449 5: max_fragment_length beside it is ignored, not refused. */
+	{ "max_fragment_length and record_size_limit",
+	  .exts = { HS_BYTES(0x00, 0x01, 0x00, 0x01, 0x01),
+		    HS_BYTES(0x00, 0x1c, 0x00, 0x02, 0x01, 0x00) } },
+
 	/* pre_shared_key, RFC 8446 4.2.11 */
 	{ "psk last",
 	  .exts = { HS_BYTES(0x00, 0x2a, 0x00, 0x00), HS_ARRAY(psk_ok) } },
@@ -779,6 +809,26 @@ static void ch_rfc8446_4_2_8_many_key_shares(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ktls_hs_ch_key_share(&ch, 0x0100 + 249, &ks));
 	KUNIT_EXPECT_EQ(test, ks.len, klen);
 	KUNIT_EXPECT_EQ(test, ks.data[0], 249);
+}
+
+/* RFC 8449 4: the limit is kept as sent; none sent reads as absent. */
+static void ch_rfc8449_record_size_limit(struct kunit *test)
+{
+	static const u16 limits[] = { 64, 256, 16384, 16385, 40000, 65535 };
+	struct ktls_hs_client_hello ch;
+	u8 e[6] = { 0x00, 0x1c, 0x00, 0x02 };
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, ch_parse_exts(test, e, 0, &ch), 0);
+	KUNIT_EXPECT_FALSE(test, ktls_hs_ch_has(&ch, KTLS_EXTB_RECORD_SIZE_LIMIT));
+	KUNIT_EXPECT_EQ(test, ch.record_size_limit, 0);
+	for (i = 0; i < ARRAY_SIZE(limits); i++) {
+		put_unaligned_be16(limits[i], e + 4);
+		KUNIT_ASSERT_EQ(test, ch_parse_exts(test, e, sizeof(e), &ch), 0);
+		KUNIT_EXPECT_TRUE(test, ktls_hs_ch_has(&ch,
+						       KTLS_EXTB_RECORD_SIZE_LIMIT));
+		KUNIT_EXPECT_EQ(test, ch.record_size_limit, limits[i]);
+	}
 }
 
 /* RFC 6066 3: a HostName is a DNS name of LDH labels, no trailing dot. */
@@ -1002,7 +1052,7 @@ static const u8 ee_none[] = { 0x08, 0x00, 0x00, 0x02, 0x00, 0x00 };
 
 static int build_ee_none(struct ktls_hs_buf *b)
 {
-	return ktls_hs_build_encrypted_extensions(b, false, NULL);
+	return ktls_hs_build_encrypted_extensions(b, false, NULL, 0);
 }
 
 /* The empty server_name RFC 8448's EncryptedExtensions ends with. */
@@ -1012,7 +1062,7 @@ static const u8 ee_sni[] = {
 
 static int build_ee_sni(struct ktls_hs_buf *b)
 {
-	return ktls_hs_build_encrypted_extensions(b, true, NULL);
+	return ktls_hs_build_encrypted_extensions(b, true, NULL, 0);
 }
 
 static const u8 ee_sni_alpn[] = {
@@ -1024,7 +1074,20 @@ static int build_ee_sni_alpn(struct ktls_hs_buf *b)
 {
 	const struct ktls_hs_vec alpn = { .data = "http/1.1", .len = 8 };
 
-	return ktls_hs_build_encrypted_extensions(b, true, &alpn);
+	return ktls_hs_build_encrypted_extensions(b, true, &alpn, 0);
+}
+
+/* RFC 8449 4: our record_size_limit, 2^14 + 1 in TLS 1.3, behind ALPN. */
+static const u8 ee_alpn_rsl[] = {
+	0x08, 0x00, 0x00, 0x11, 0x00, 0x0f, 0x00, 0x10, 0x00, 0x05, 0x00, 0x03,
+	0x02, 'h', '2', 0x00, 0x1c, 0x00, 0x02, 0x40, 0x01,
+};
+
+static int build_ee_alpn_rsl(struct ktls_hs_buf *b)
+{
+	const struct ktls_hs_vec alpn = { .data = "h2", .len = 2 };
+
+	return ktls_hs_build_encrypted_extensions(b, false, &alpn, 16385);
 }
 
 /* Two certificates, a leaf and its issuer, each with empty extensions. */
@@ -1078,6 +1141,8 @@ static const struct build_case build_cases[] = {
 	{ "EncryptedExtensions, SNI", build_ee_sni, ee_sni, sizeof(ee_sni) },
 	{ "EncryptedExtensions, SNI and ALPN", build_ee_sni_alpn, ee_sni_alpn,
 	  sizeof(ee_sni_alpn) },
+	{ "EncryptedExtensions, ALPN and record_size_limit", build_ee_alpn_rsl,
+	  ee_alpn_rsl, sizeof(ee_alpn_rsl) },
 	{ "Certificate, two", build_cert_chain, cert_chain,
 	  sizeof(cert_chain) },
 	{ "CertificateVerify, ECDSA", build_cv_ecdsa, cv_ecdsa,
@@ -1166,10 +1231,10 @@ static void build_invalid(struct kunit *test)
 							0x1d, &empty),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, ktls_hs_build_encrypted_extensions(&b, false,
-								 &empty),
+								 &empty, 0),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, ktls_hs_build_encrypted_extensions(&b, false,
-								 &alpn),
+								 &alpn, 0),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 0, true), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ktls_hs_build_certificate(&b, certs, 2, true), -EINVAL);
@@ -1290,6 +1355,7 @@ static struct kunit_case hs_codec_cases[] = {
 	KUNIT_CASE(ch_rfc8446_4_2_unknown_extensions),
 	KUNIT_CASE(ch_rfc8446_4_2_8_many_key_shares),
 	KUNIT_CASE(ch_rfc6066_3_host_names),
+	KUNIT_CASE(ch_rfc8449_record_size_limit),
 	KUNIT_CASE(ch_scsv_flags),
 	KUNIT_CASE(ch_vec_lookups),
 	KUNIT_CASE_PARAM(build_exact, build_case_gen_params),

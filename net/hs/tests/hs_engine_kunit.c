@@ -186,6 +186,8 @@ struct tc {
 	u8 sid_len;
 	size_t frag;
 	size_t ch_trailer;
+	u16 rsl;		/* record_size_limit to send, 0 for none */
+	bool mfl;		/* and a max_fragment_length of 2^9 */
 
 	u8 x_priv[32], x_pub[32];
 	u8 p_priv[32], p_pub[65];
@@ -217,6 +219,8 @@ struct tc {
 	bool alert_protected;
 	bool got_fin, sni_acked;
 	char alpn_got[256];
+	u16 rsl_got;		/* the server's record_size_limit */
+	size_t max_inner;	/* largest TLSInnerPlaintext received */
 };
 
 static void tc_free_tfm(void *tfm)
@@ -474,6 +478,16 @@ static size_t tc_client_hello(struct tc *c, u8 *m)
 		tc_put16(m, &len, KTLS_EXT_EARLY_DATA);
 		tc_put16(m, &len, 0);
 	}
+	if (c->mfl) {
+		tc_put16(m, &len, KTLS_EXT_MAX_FRAGMENT_LENGTH);
+		tc_put16(m, &len, 1);
+		m[len++] = 1;
+	}
+	if (c->rsl) {
+		tc_put16(m, &len, KTLS_EXT_RECORD_SIZE_LIMIT);
+		tc_put16(m, &len, 2);
+		tc_put16(m, &len, c->rsl);
+	}
 	if (!c->no_key_share) {
 		tc_put16(m, &len, KTLS_EXT_KEY_SHARE);
 		ext = tc_open(&len, 2);
@@ -665,6 +679,9 @@ static void tc_encrypted_extensions(struct tc *c, const u8 *m, size_t len)
 			KUNIT_ASSERT_EQ(test, p[6], elen - 3);
 			memcpy(c->alpn_got, p + 7, p[6]);
 			c->alpn_got[p[6]] = '\0';
+		} else if (type == KTLS_EXT_RECORD_SIZE_LIMIT) {
+			KUNIT_ASSERT_EQ(test, elen, 2);
+			c->rsl_got = get_unaligned_be16(p + 4);
 		} else {
 			KUNIT_FAIL(test, "unexpected extension %u", type);
 		}
@@ -814,6 +831,7 @@ static void tc_record(struct tc *c, u8 *rec, size_t len)
 		while (len && !body[len - 1])
 			len--;
 		KUNIT_ASSERT_GT(test, len, 0);
+		c->max_inner = max(c->max_inner, len);
 		type = body[--len];
 		KUNIT_EXPECT_LE(test, len, KTLS_MAX_PLAINTEXT);
 		if (type == KTLS_TYPE_ALERT)
@@ -1131,6 +1149,70 @@ static void alpn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
 	KUNIT_EXPECT_STREQ(test, c->alpn_got, "");
 	tc_check_done(c);
+}
+
+/*
+ * RFC 8449: the client's record_size_limit bounds every protected record
+ * the server sends, handshake ones included (its inner plaintext counts
+ * the content type), and reaches the record layer for the application's;
+ * the server answers with 2^14 + 1 in EncryptedExtensions.  A limit over
+ * the protocol's is taken as the protocol's; under 64 is refused;
+ * max_fragment_length beside it is ignored (RFC 8449 5).
+ */
+static void rfc8449_record_size_limit(struct kunit *test)
+{
+	static const struct {
+		u16 rsl;
+		bool mfl, hrr;
+		u16 max_plain;
+	} cases[] = {
+		{ 64, false, false, 63 },
+		{ 64, false, true, 63 },
+		{ 256, true, false, 255 },
+		{ 16385, false, false, 16384 },
+		{ 65535, false, true, 16384 },
+	};
+	struct ktls_hs_config *cfg = test_config(test);
+	struct ktls_identity *id;
+	struct ktls_hs_keys keys;
+	unsigned int i;
+	struct tc *c;
+
+	/* A chain of a few KB, so the Certificate spans many records. */
+	id = test_identity(test, 9, "www.example.test", 3000, 2);
+	cfg->identities[0] = id;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		c = tc_init(test, test_engine(test, cfg), id);
+		c->rsl = cases[i].rsl;
+		c->mfl = cases[i].mfl;
+		if (cases[i].hrr)
+			c->nr_shares = 0;
+		KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
+		tc_check_done(c);
+		KUNIT_EXPECT_EQ(test, c->hrr, cases[i].hrr);
+		KUNIT_EXPECT_EQ(test, c->rsl_got, 16385);
+		KUNIT_EXPECT_LE_MSG(test, c->max_inner,
+				    (size_t)cases[i].max_plain + 1,
+				    "limit %u", cases[i].rsl);
+		if (cases[i].rsl < 1000)
+			KUNIT_EXPECT_GT(test, c->records, 3000 / cases[i].rsl);
+		KUNIT_ASSERT_EQ(test, ktls_hs_keys(c->hs, &keys), 0);
+		KUNIT_EXPECT_EQ(test, keys.max_plain, cases[i].max_plain);
+	}
+
+	/* None sent: none answered, no cap. */
+	c = tc_init(test, test_engine(test, cfg), id);
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
+	tc_check_done(c);
+	KUNIT_EXPECT_EQ(test, c->rsl_got, 0);
+	KUNIT_ASSERT_EQ(test, ktls_hs_keys(c->hs, &keys), 0);
+	KUNIT_EXPECT_EQ(test, keys.max_plain, 0);
+
+	/* RFC 8449 4: under 64 is illegal_parameter, before anything else. */
+	c = tc_init(test, test_engine(test, cfg), id);
+	c->rsl = 63;
+	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
+	tc_check_failed(c, KTLS_ALERT_ILLEGAL_PARAMETER, false);
 }
 
 static void sni(struct kunit *test)
@@ -2198,6 +2280,7 @@ static struct kunit_case hs_engine_cases[] = {
 	KUNIT_CASE(rfc8446_4_1_2_compression),
 	KUNIT_CASE(rfc6066_3_server_name),
 	KUNIT_CASE(rfc8446_4_1_2_retry_unchanged),
+	KUNIT_CASE(rfc8449_record_size_limit),
 	KUNIT_CASE(api),
 	{}
 };
