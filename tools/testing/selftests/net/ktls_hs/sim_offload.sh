@@ -7,14 +7,15 @@
 # the records itself), the device's counters showing it encrypted on one
 # end and decrypted on the other; sendfile() with TLS_TX_ZEROCOPY_RO,
 # whose device records are the file's pages, and splice() from a pipe,
-# under loss and reordering (sim_lib.sh has the setup and checks; key
+# under loss and reordering; records the device built within
+# TLS_TX_MAX_PAYLOAD_LEN (sim_lib.sh has the setup and checks; key
 # updates are in sim_offload_rekey.sh).
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/sim_lib.sh"
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 15
 echo "# TLS provider: $PROVIDER"
 
 # 1-4: send() of 400 KB in pieces of up to 6000 bytes: records fit in a
@@ -94,5 +95,23 @@ for mode in "sendfile TLS_TX_ZEROCOPY_RO" "splice from a pipe"; do
 	done
 done
 knobs 0
+
+# 14-15: TLS_TX_MAX_PAYLOAD_LEN holds for the records built for the
+#        device: OpenSSL opens them and finds none over the cap.  The
+#        in-tree tls.ko of 6.12 has no such option.
+RAW_RX=1
+for v in 12 13; do
+	name="device records within TLS_TX_MAX_PAYLOAD_LEN 1000, TLS 1.${v#1}"
+	if [ "$PROVIDER" != ktls_hs ]; then
+		ktap_test_skip "$name: $PROVIDER has no TLS_TX_MAX_PAYLOAD_LEN"
+		continue
+	fi
+	snap
+	xfer "$A2" -v $v -n 400000 -r -l 1000 -- -v $v -n 400000 -s 20000 -l 1000
+	rc=$?
+	delta
+	check "$name" $v $rc
+done
+RAW_RX=
 
 ktap_finished

@@ -19,7 +19,9 @@
  * has the time, not only the bytes, to take the new key before the next
  * update or the end.  The receiver can set a small receive buffer (-b),
  * which bounds its TCP window.  Either end can close with a reset (-R),
- * for a stream cut short where no route is left to carry a FIN.
+ * for a stream cut short where no route is left to carry a FIN.  With
+ * -l LIMIT the sender caps its records' plaintext with
+ * TLS_TX_MAX_PAYLOAD_LEN, and a raw receiver refuses a larger record.
  *
  * Exit status 0 when everything arrived intact; the last line of stdout
  * says how many bytes and how long setsockopt(TLS_TX or TLS_RX) took.
@@ -62,7 +64,12 @@ struct opts {
 	int rcvbuf;		/* recv: SO_RCVBUF, 0 for the default */
 	bool reset;		/* close with a reset, not a FIN */
 	bool zc_ro;		/* send: TLS_TX_ZEROCOPY_RO */
+	unsigned int limit;	/* TLS_TX_MAX_PAYLOAD_LEN; raw recv: checked */
 };
+
+#ifndef TLS_TX_MAX_PAYLOAD_LEN
+#define TLS_TX_MAX_PAYLOAD_LEN	5
+#endif
 
 /* RFC 8446 4.6.3, update_not_requested: the handshake record's payload. */
 static const __u8 key_update[] = { 24, 0, 0, 1, 0 };
@@ -283,6 +290,15 @@ static int do_send(const struct opts *o)
 		perror("TLS_TX_ZEROCOPY_RO");
 		return 2;
 	}
+	if (o->limit) {
+		__u16 cap = o->limit;
+
+		if (setsockopt(fd, SOL_TLS, TLS_TX_MAX_PAYLOAD_LEN, &cap,
+			       sizeof(cap))) {
+			perror("TLS_TX_MAX_PAYLOAD_LEN");
+			return 2;
+		}
+	}
 
 	buf = malloc(o->chunk);
 	if (!buf)
@@ -435,6 +451,11 @@ static int do_recv(const struct opts *o)
 					(unsigned long long)k.seq, got);
 				return 1;
 			}
+			if (o->limit && dlen > o->limit) {
+				fprintf(stderr, "record of %zu bytes at byte %zu, over %u\n",
+					dlen, got, o->limit);
+				return 1;
+			}
 		} else {
 			n = recv_record(fd, buf, o->chunk, &type);
 			if (n <= 0)
@@ -491,7 +512,8 @@ static void usage(void)
 		"       [-t TIMEOUT_S] [-d PAUSE_US] [-m HALF_WAY_FILE] [-k (rekey)]\n"
 		"       [-K KEY_UPDATES] [-e FIRST_UPDATE_BYTES] [-D SETTLE_MS]\n"
 		"       [-b RCVBUF]\n"
-		"       [-R (reset on close)] [-z (TLS_TX_ZEROCOPY_RO)]\n");
+		"       [-R (reset on close)] [-z (TLS_TX_ZEROCOPY_RO)]\n"
+		"       [-l TLS_TX_MAX_PAYLOAD_LEN]\n");
 	exit(2);
 }
 
@@ -508,7 +530,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:fSrt:d:D:m:kK:e:b:Rz")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:fSrt:d:D:m:kK:e:b:Rzl:")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -570,6 +592,9 @@ int main(int argc, char **argv)
 			break;
 		case 'z':
 			o.zc_ro = true;
+			break;
+		case 'l':
+			o.limit = strtoul(optarg, NULL, 0);
 			break;
 		default:
 			usage();
