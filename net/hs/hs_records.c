@@ -9,6 +9,7 @@
  * messages (and an alert after ours), behind a ChangeCipherSpec each.
  * The state machines above see whole messages only and never a record.
  */
+#include <kunit/visibility.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/math.h>
@@ -481,28 +482,62 @@ static size_t ktls_hs_tx_record_overhead(const struct ktls_hs_tx *tx)
 	return KTLS_HS_PROT_OVERHEAD;
 }
 
+/* Bytes @plain message bytes take as records of @frag content, @o framing. */
+static size_t ktls_hs_framed(size_t plain, size_t frag, size_t o)
+{
+	return plain + DIV_ROUND_UP(plain, frag) * o;
+}
+
+/*
+ * The most message bytes that fit in @avail bytes once framed so: whole
+ * records, then what a last, shorter one holds.  It never shrinks as
+ * @avail grows, so a message that fits some room fits any larger one.
+ */
+static size_t ktls_hs_tx_room(size_t avail, size_t frag, size_t o)
+{
+	size_t rest = avail % (frag + o);
+
+	return avail / (frag + o) * frag + (rest > o ? rest - o : 0);
+}
+
 size_t ktls_hs_tx_framed_len(size_t plain, bool protected)
 {
 	if (!protected)
-		return plain + DIV_ROUND_UP(plain, KTLS_MAX_PLAINTEXT) *
-			       KTLS_HEADER_LEN;
-	return plain + DIV_ROUND_UP(plain, KTLS_HS_MIN_PLAIN) *
-		       KTLS_HS_PROT_OVERHEAD;
+		return ktls_hs_framed(plain, KTLS_MAX_PLAINTEXT,
+				      KTLS_HEADER_LEN);
+	return ktls_hs_framed(plain, KTLS_HS_MIN_PLAIN, KTLS_HS_PROT_OVERHEAD);
 }
+
+bool ktls_hs_tx_limit_fits(size_t avail, const size_t *parts,
+			   unsigned int nr, unsigned int max_plain)
+{
+	unsigned int i;
+
+	if (max_plain < KTLS_HS_MIN_PLAIN || max_plain > KTLS_MAX_PLAINTEXT)
+		return false;
+	/*
+	 * Each part is staged in what the ones before it left; one that
+	 * fits its room frames into at most @avail, so nothing wraps.
+	 */
+	for (i = 0; i < nr; i++) {
+		if (parts[i] > ktls_hs_tx_room(avail, max_plain,
+					       KTLS_HS_PROT_OVERHEAD))
+			return false;
+		avail -= ktls_hs_framed(parts[i], max_plain,
+					KTLS_HS_PROT_OVERHEAD);
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_tx_limit_fits);
 
 void ktls_hs_tx_stage(struct ktls_hs_tx *tx, struct ktls_hs_buf *b)
 {
-	size_t o = ktls_hs_tx_record_overhead(tx);
 	size_t avail = tx->cap - KTLS_HS_ALERT_ROOM - tx->len;
-	size_t frame = DIV_ROUND_UP(avail, ktls_hs_tx_frag(tx)) * o;
 
-	/*
-	 * As many message bytes as still fit once framed: fewer bytes
-	 * never need more records than @avail would.
-	 */
 	b->data = tx->buf + tx->len + KTLS_HEADER_LEN;
 	b->len = 0;
-	b->cap = avail > frame ? avail - frame : 0;
+	b->cap = ktls_hs_tx_room(avail, ktls_hs_tx_frag(tx),
+				 ktls_hs_tx_record_overhead(tx));
 }
 
 /* Protect the @len content bytes behind the header at @rec. */

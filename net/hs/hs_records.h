@@ -178,5 +178,14 @@ void ktls_hs_tx_wipe(struct ktls_hs_tx *tx);
  * @protected, at the smallest record_size_limit a client may set.
  */
 size_t ktls_hs_tx_framed_len(size_t plain, bool protected);
+/*
+ * Whether messages of @parts[0..@nr-1] bytes, each staged and committed
+ * in turn as TLS 1.3 protected records of at most @max_plain content
+ * bytes, fit in @avail bytes of output (the alert's room not counted
+ * in it).  False for a @max_plain out of KTLS_HS_MIN_PLAIN ..
+ * KTLS_MAX_PLAINTEXT.
+ */
+bool ktls_hs_tx_limit_fits(size_t avail, const size_t *parts,
+			   unsigned int nr, unsigned int max_plain);
 
 #endif /* _KTLS_HS_HS_RECORDS_H */
