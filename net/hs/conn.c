@@ -119,7 +119,11 @@ struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
 	err = ktls_hs_cfg_build(&conn->cfg, settings);
 	if (err)
 		goto err_free;
-	conn->mem_size = ktls_hs_size(&conn->cfg);
+	/*
+	 * The whole block, not just what the engine needs: what is left
+	 * over lets its output take a client's small record_size_limit.
+	 */
+	conn->mem_size = ktls_hs_pool_block_size(ktls_hs_size(&conn->cfg));
 	conn->mem = ktls_hs_pool_alloc(&ktls_hs_engine_pool, conn->mem_size, gfp);
 	if (IS_ERR(conn->mem)) {
 		err = PTR_ERR(conn->mem);
