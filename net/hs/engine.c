@@ -82,7 +82,7 @@
 
 /* ------------------------------------------------------------- sizing */
 
-static size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
+size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
 {
 	/* context length, certificate_list length, then each entry */
 	size_t len = KTLS_HS_MSG_HDR_LEN + 1 + 3;
@@ -263,6 +263,8 @@ void ktls_hs_take_record_limit(struct ktls_hs *hs,
 
 	hs->peer_max_plain = 0;
 	hs->record_limit = 0;
+	hs->session.record_limit_declined = false;
+	ktls_hs_tx_set_max_plain(&hs->tx, KTLS_MAX_PLAINTEXT);
 	if (!ktls_hs_ch_has(ch, KTLS_EXTB_RECORD_SIZE_LIMIT))
 		return;
 	hs->peer_max_plain = min_t(unsigned int,
@@ -270,6 +272,23 @@ void ktls_hs_take_record_limit(struct ktls_hs *hs,
 				   KTLS_MAX_PLAINTEXT);
 	hs->record_limit = KTLS_MAX_PLAINTEXT + tls13;
 	ktls_hs_tx_set_max_plain(&hs->tx, hs->peer_max_plain);
+}
+
+/*
+ * The output buffer is sized for records of 2^14 bytes, and the pool
+ * block it lies in for the chain: sizing it for the smallest limit a
+ * client may set would cost every handshake a third more room for its
+ * chain.  A client whose limit our flight does not fit at gets no answer
+ * instead: without one the extension is not negotiated, and records of
+ * any size the protocol permits may be sent (RFC 8449 4), as a server
+ * that knows nothing of it would.
+ */
+void ktls_hs_decline_record_limit(struct ktls_hs *hs)
+{
+	hs->peer_max_plain = 0;
+	hs->record_limit = 0;
+	hs->session.record_limit_declined = true;
+	ktls_hs_tx_set_max_plain(&hs->tx, KTLS_MAX_PLAINTEXT);
 }
 
 /*

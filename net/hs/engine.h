@@ -86,6 +86,8 @@ enum ktls_hs_status {
  * @group:	IANA named group
  * @cipher_type: TLS_CIPHER_* of the record layer
  * @resumed:	the session was resumed from a ticket
+ * @record_limit_declined: the client's record_size_limit went
+ *		unanswered, our flight not fitting the output buffer at it
  * @alpn:	the chosen protocol (NUL-terminated), "" if none
  * @sni:	the client's server_name (NUL-terminated), "" if none
  */
@@ -95,6 +97,7 @@ struct ktls_hs_session {
 	u16 group;
 	u16 cipher_type;
 	bool resumed;
+	bool record_limit_declined;
 	char alpn[256];
 	char sni[256];
 };

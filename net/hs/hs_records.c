@@ -502,10 +502,9 @@ static size_t ktls_hs_tx_room(size_t avail, size_t frag, size_t o)
 
 size_t ktls_hs_tx_framed_len(size_t plain, bool protected)
 {
-	if (!protected)
-		return ktls_hs_framed(plain, KTLS_MAX_PLAINTEXT,
-				      KTLS_HEADER_LEN);
-	return ktls_hs_framed(plain, KTLS_HS_MIN_PLAIN, KTLS_HS_PROT_OVERHEAD);
+	return ktls_hs_framed(plain, KTLS_MAX_PLAINTEXT,
+			      protected ? KTLS_HS_PROT_OVERHEAD :
+					  KTLS_HEADER_LEN);
 }
 
 bool ktls_hs_tx_limit_fits(size_t avail, const size_t *parts,

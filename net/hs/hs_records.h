@@ -35,7 +35,6 @@
 /*
  * The least content a protected record of ours may be held to: a TLS 1.3
  * record_size_limit of 64 counts the inner content type (RFC 8449 4).
- * The output buffer is sized for it, since the limit comes after.
  */
 #define KTLS_HS_MIN_PLAIN	(KTLS_MIN_RECORD_LIMIT - 1)
 /* Room kept free in the output buffer so a fatal alert always fits. */
@@ -174,8 +173,8 @@ size_t ktls_hs_tx_output(const struct ktls_hs_tx *tx, const u8 **buf);
 void ktls_hs_tx_sent(struct ktls_hs_tx *tx, size_t len);
 void ktls_hs_tx_wipe(struct ktls_hs_tx *tx);
 /*
- * Output bytes @plain bytes of handshake messages take as records; when
- * @protected, at the smallest record_size_limit a client may set.
+ * Output bytes @plain bytes of handshake messages take as records of
+ * 2^14 bytes, protected as TLS 1.3 does it if @protected.
  */
 size_t ktls_hs_tx_framed_len(size_t plain, bool protected);
 /*

@@ -147,5 +147,12 @@ int ktls_hs_refuse_hello(struct ktls_hs *hs, int alert);
 void ktls_hs_take_record_limit(struct ktls_hs *hs,
 			       const struct ktls_hs_client_hello *ch,
 			       u16 version);
+/*
+ * Not to acknowledge the limit just taken, which our protected flight
+ * does not fit the output buffer at: no bound, no answer, no cap.
+ */
+void ktls_hs_decline_record_limit(struct ktls_hs *hs);
+/* Bytes of the identity's TLS 1.3 Certificate message, header included. */
+size_t ktls_hs_cert_msg_len(const struct ktls_identity *id);
 
 #endif /* _KTLS_HS_SERVER_H */

@@ -53,8 +53,10 @@
  * alert.  Room for the ticket is kept whether tickets are on or not,
  * so that turning them on never makes an identity's chain too large
  * for the pool after setsockopt(KTLS_HS_IDENTITY) accepted it.
- * The extra record of framing per part absorbs the rounding of
- * ktls_hs_tx_stage().
+ * Protected records are counted at 2^14 bytes: a client's smaller
+ * record_size_limit is taken only if the flight still fits the buffer
+ * (ktls_hs13_record_limit()).  The extra record of framing per part is
+ * margin.
  */
 size_t ktls_hs13_out_len(size_t cert_len)
 {
@@ -71,6 +73,45 @@ size_t ktls_hs13_out_len(size_t cert_len)
 }
 
 /* ---------------------------------------------------------- the choice */
+
+/*
+ * Whether our protected messages, cut into records of @max_plain content
+ * bytes, fit the output buffer behind what it holds now and the
+ * ServerHello and ChangeCipherSpec still to come: the flight through
+ * Finished, then the ticket if tickets are on, all of which may be
+ * queued before the client reads any of it.
+ */
+static bool ktls_hs13_limit_fits(const struct ktls_hs *hs,
+				 unsigned int max_plain)
+{
+	size_t parts[2] = { KTLS_HS_EE_MAX + KTLS_HS_FIN_MAX };
+	unsigned int nr = 1;
+	size_t before;
+
+	if (!hs->session.resumed)
+		parts[0] += ktls_hs_cert_msg_len(hs->id) + KTLS_HS_CV_MAX;
+	if (hs->cfg->tickets)
+		parts[nr++] = KTLS_HS_NST_MAX;
+	before = hs->tx.len + ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
+		 KTLS_HS_CCS_LEN + KTLS_HS_ALERT_ROOM;
+	if (before > hs->tx.cap)
+		return false;
+	return ktls_hs_tx_limit_fits(hs->tx.cap - before, parts, nr,
+				     max_plain);
+}
+
+/*
+ * The client's record_size_limit, acknowledged if our flight fits the
+ * output buffer at it, else declined (ktls_hs_decline_record_limit()).
+ */
+static void ktls_hs13_record_limit(struct ktls_hs *hs,
+				   const struct ktls_hs_client_hello *ch)
+{
+	ktls_hs_take_record_limit(hs, ch, KTLS_VERSION_TLS13);
+	if (hs->peer_max_plain &&
+	    !ktls_hs13_limit_fits(hs, hs->peer_max_plain))
+		ktls_hs_decline_record_limit(hs);
+}
 
 /* Take the choice, and note it for getsockopt. */
 static void ktls_hs_accept(struct ktls_hs *hs,
@@ -98,7 +139,7 @@ static void ktls_hs_accept(struct ktls_hs *hs,
 	memcpy(s->alpn, c->alpn.data, c->alpn.len);
 	s->alpn[c->alpn.len] = '\0';
 	ktls_hs_note_sni(hs, ch);
-	ktls_hs_take_record_limit(hs, ch, KTLS_VERSION_TLS13);
+	ktls_hs13_record_limit(hs, ch);
 }
 
 /* --------------------------------------------------- the server side */

