@@ -54,6 +54,7 @@ static const char *const ktls_hs_stat_names[KTLS_HS_STAT_ALERT_SENT_FIRST] = {
 	[KTLS_HS_STAT_RESUMED]		= "TlsHsResumed",
 	[KTLS_HS_STAT_FALLBACK]		= "TlsHsFallback",
 	[KTLS_HS_STAT_DROPPED]		= "TlsHsDropped",
+	[KTLS_HS_STAT_RECORD_LIMIT_DECLINED] = "TlsHsRecordLimitDeclined",
 	[KTLS_HS_STAT_FAILED]		= "TlsHsFailed",
 	[KTLS_HS_STAT_TIMED_OUT]	= "TlsHsTimedOut",
 	[KTLS_HS_STAT_ABORTED]		= "TlsHsAborted",
@@ -124,6 +125,19 @@ static const char *ktls_hs_fail_reason(const struct ktls_hs_conn *conn,
 	return "internal";
 }
 
+/*
+ * What a handshake chose beside how it ended, counted once it is over
+ * however it ended: the engine took it back and forth until then (a
+ * HelloRetryRequest takes the second ClientHello's choice).
+ */
+static void ktls_hs_ev_choices(const struct ktls_hs_conn *conn)
+{
+	const struct ktls_hs_session *s = ktls_hs_session(conn->engine);
+
+	if (s->record_limit_declined)
+		ktls_hs_stat_add(conn->sk, KTLS_HS_STAT_RECORD_LIMIT_DECLINED, 1);
+}
+
 void ktls_hs_ev_end(const struct ktls_hs_conn *conn, int why)
 {
 	const struct ktls_hs_session *s = ktls_hs_session(conn->engine);
@@ -132,6 +146,7 @@ void ktls_hs_ev_end(const struct ktls_hs_conn *conn, int why)
 	const char *reason;
 	unsigned int stat;
 
+	ktls_hs_ev_choices(conn);
 	switch (why) {
 	case KTLS_HS_END_DONE:
 		ktls_hs_stat_add(sk, KTLS_HS_STAT_COMPLETED, 1);
@@ -167,6 +182,7 @@ void ktls_hs_ev_aborted(const struct ktls_hs_conn *conn)
 {
 	const struct ktls_hs_session *s = ktls_hs_session(conn->engine);
 
+	ktls_hs_ev_choices(conn);
 	ktls_hs_stat_add(conn->sk, KTLS_HS_STAT_FAILED, 1);
 	ktls_hs_stat_add(conn->sk, KTLS_HS_STAT_ABORTED, 1);
 	trace_ktls_hs_fail(conn->sk, "aborted", 0, s->sni);

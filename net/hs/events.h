@@ -19,6 +19,8 @@ enum ktls_hs_stat {
 	KTLS_HS_STAT_RESUMED,
 	KTLS_HS_STAT_FALLBACK,
 	KTLS_HS_STAT_DROPPED,		/* a child we could not set up */
+	/* a client's record_size_limit unanswered: not one way of ending */
+	KTLS_HS_STAT_RECORD_LIMIT_DECLINED,
 	KTLS_HS_STAT_FAILED,		/* every failure, the lines below split it */
 	KTLS_HS_STAT_TIMED_OUT,
 	KTLS_HS_STAT_ABORTED,		/* the socket closed mid-handshake */
