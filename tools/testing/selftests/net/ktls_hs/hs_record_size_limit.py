@@ -11,10 +11,14 @@ EncryptedExtensions carry the server's own limit, 2^14 + 1.  A limit
 under 64 gets illegal_parameter; a max_fragment_length beside it is
 ignored (RFC 8449 5).  In TLS 1.2 the ServerHello carries 2^14, the
 server's Finished and application data respect the limit, and the cap
-is the limit itself.  The raw clients of hs_hostile.py and
+is the limit itself.  An identity whose chain of some 30 KB fits its
+handshake buffer in records of 2^14 bytes but not in records of 64 gets
+that limit declined: no record_size_limit in EncryptedExtensions,
+records of the usual size, no cap, and TlsHsRecordLimitDeclined counts
+it; a limit of 256 still fits.  The raw clients of hs_hostile.py and
 hs_tls12_hostile.py do the handshakes, and gnutls-cli --recordsize where
 installed.  KTLS_HS_KEY names the server's identity key, KTLS_HS_CA its
-CA.  Output is KTAP.
+CA, KTLS_HS_BIG_KEY the identity with the long chain.  Output is KTAP.
 """
 
 import os
@@ -22,6 +26,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import (
     X25519PublicKey)
@@ -32,6 +37,7 @@ import hs_tls12_hostile as h12
 from hs_hostile import (APPDATA, CCS, HANDSHAKE, Conn, Keys, check,
                         derive, ext, hkdf_extract, record, u16)
 
+HS_STAT = "/proc/net/ktls_hs_stat"
 TLS_TX_MAX_PAYLOAD_LEN = 5
 EXT_MAX_FRAGMENT_LENGTH = 1
 EXT_RECORD_SIZE_LIMIT = 28
@@ -301,6 +307,40 @@ def resumption(key):
           res3 == 1 and cap3 == 16384, f"resumed {res3}, cap {cap3}")
 
 
+def declined_count():
+    with open(HS_STAT) as f:
+        for line in f:
+            k, v = line.split()
+            if k == "TlsHsRecordLimitDeclined":
+                return int(v)
+    return None
+
+
+def declined(key):
+    """RFC 8449 4: a server that does not acknowledge the limit may send
+    records of any size the protocol permits.  The long chain's flight
+    does not fit its buffer at 64, which is declined and counted; at 256
+    it fits, and is taken."""
+    name = "1.3, limit 64, 30 KB chain: declined"
+    if key is None:
+        check(f"{name} # no identity with a long chain", False)
+        return
+    before = declined_count()
+    srv = hh.Server(key)
+    tls13(srv, name, [rsl(64)], 16385, 0, 16384)
+    tls13(srv, "1.3, limit 256, 30 KB chain", [rsl(256)], 256, 16385, 255)
+    srv.ls.close()
+    # Counted as the handshake ends, which may trail the accept.
+    for _ in range(50):
+        got = declined_count()
+        if before is not None and got == before + 1:
+            break
+        time.sleep(0.1)
+    check("TlsHsRecordLimitDeclined counts the declined limit only",
+          before is not None and got == before + 1,
+          f"before {before}, after {got}")
+
+
 def gnutls(key, ca):
     """gnutls-cli --recordsize, a client that enforces its own limit on
     what it receives, reads 20 KB from the accepted socket.  It takes
@@ -350,7 +390,7 @@ def gnutls(key, ca):
 def main():
     key = int(os.environ["KTLS_HS_KEY"])
     print("TAP version 13")
-    print("1..27")
+    print("1..34")
     srv = hh.Server(key)
     tls13(srv, "1.3, limit 64", [rsl(64)], 64, 16385, 63)
     tls13(srv, "1.3, limit 256 and max_fragment_length",
@@ -363,6 +403,8 @@ def main():
     refused(srv, "1.3, limit 0",
             hh.client_hello(hh.std_exts(pub) + [rsl(0)]))
     srv.ls.close()
+    big = os.environ.get("KTLS_HS_BIG_KEY")
+    declined(int(big) if big else None)
 
     srv = h12.Server12(key, versions=1)
     tls12(srv, "1.2, limit 100", [rsl(100)], 100, 16384, 100)
