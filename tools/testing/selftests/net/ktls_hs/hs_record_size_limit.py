@@ -15,9 +15,9 @@ is the limit itself.  An identity whose chain of some 30 KB fits its
 handshake buffer in records of 2^14 bytes but not in records of 64 gets
 that limit declined: no record_size_limit in EncryptedExtensions,
 records of the usual size, no cap, and TlsHsRecordLimitDeclined counts
-it; a limit of 256 still fits.  The raw clients of hs_hostile.py and
-hs_tls12_hostile.py do the handshakes, and gnutls-cli --recordsize where
-installed.  KTLS_HS_KEY names the server's identity key, KTLS_HS_CA its
+it; a limit of 256 still fits, and TLS 1.2 takes 64.  The raw clients
+of hs_hostile.py and hs_tls12_hostile.py do the handshakes, and
+gnutls-cli --recordsize where installed.  KTLS_HS_KEY names the server's identity key, KTLS_HS_CA its
 CA, KTLS_HS_BIG_KEY the identity with the long chain.  Output is KTAP.
 """
 
@@ -320,7 +320,8 @@ def declined(key):
     """RFC 8449 4: a server that does not acknowledge the limit may send
     records of any size the protocol permits.  The long chain's flight
     does not fit its buffer at 64, which is declined and counted; at 256
-    it fits, and is taken."""
+    it fits, and is taken.  TLS 1.2 protects only the Finished of that
+    flight, and takes 64 with the same chain."""
     name = "1.3, limit 64, 30 KB chain: declined"
     if key is None:
         check(f"{name} # no identity with a long chain", False)
@@ -329,6 +330,9 @@ def declined(key):
     srv = hh.Server(key)
     tls13(srv, name, [rsl(64)], 16385, 0, 16384)
     tls13(srv, "1.3, limit 256, 30 KB chain", [rsl(256)], 256, 16385, 255)
+    srv.ls.close()
+    srv = h12.Server12(key, versions=1)
+    tls12(srv, "1.2, limit 64, 30 KB chain", [rsl(64)], 64, 16384, 64)
     srv.ls.close()
     # Counted as the handshake ends, which may trail the accept.
     for _ in range(50):
@@ -390,7 +394,7 @@ def gnutls(key, ca):
 def main():
     key = int(os.environ["KTLS_HS_KEY"])
     print("TAP version 13")
-    print("1..34")
+    print("1..36")
     srv = hh.Server(key)
     tls13(srv, "1.3, limit 64", [rsl(64)], 64, 16385, 63)
     tls13(srv, "1.3, limit 256 and max_fragment_length",
