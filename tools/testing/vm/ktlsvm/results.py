@@ -187,6 +187,26 @@ def read_claims(kernel):
             if l.strip() and not l.startswith("#")]
 
 
+def baseline_path(kernel):
+    return CLAIMS_DIR / f"upstream_tls.{kernel}.baseline"
+
+
+def read_baseline(kernel):
+    """The tls.c cases the kernel's in-tree tls.ko passes, as `run
+    baseline` recorded them, and the kernel release they were taken on
+    (the "# release:" line); None where no baseline was recorded."""
+    path = baseline_path(kernel)
+    if not path.exists():
+        return None, None
+    release, cases = None, []
+    for line in path.read_text().splitlines():
+        if line.startswith("# release:"):
+            release = line.split(":", 1)[1].strip()
+        elif line.strip() and not line.startswith("#"):
+            cases.append(line.strip())
+    return release, cases
+
+
 def claims_only_grew():
     """A claim list may gain cases, never lose one: no commit may delete a line."""
     res = run(["git", "-C", REPO, "log", "-p", "--format=", "--",
