@@ -7,8 +7,8 @@ import re
 
 from .host import OUT, REPO, RunnerError, log, run
 
-MODULE_SOURCES = ["Kbuild", "Kconfig", "Makefile", "net", "crypto", "include", "drivers",
-                  "tools/install"]
+MODULE_SOURCES = ["Kbuild", "Kconfig", "Makefile", "dkms.conf", "net", "crypto", "include",
+                  "drivers", "tools/install"]
 KSFT = REPO / "tools" / "testing" / "selftests" / "net" / "ktls_hs"
 
 

@@ -38,6 +38,8 @@ APT_PACKAGES = [
     "clang-16", "libclang-rt-16-dev",
     # make bench-http: the load generator, and its figure
     "wrk", "python3-matplotlib",
+    # the install suite builds the module with DKMS in the guest
+    "dkms",
 ]
 PIP_PACKAGES = ["virtme-ng==1.42"]
 
