@@ -146,14 +146,21 @@ def upstream_pieces(text):
     return names
 
 
-def upstream_tls(src, hdrs):
-    out = OUT / "upstream"
+def upstream_tls(src, hdrs, source, harness):
+    """tls.c of @src, the tree of the package @source, built in out/ with
+    the kselftest harness of the tree @harness.  Debian backports tls.c
+    cases to older kernels with the harness calls of newer ones
+    (__test_passed() in 6.1.192's rekey cases), so the harness of the
+    newest tree builds them all, as its uapi headers do."""
+    out = OUT / f"upstream-{source}"
     out.mkdir(parents=True, exist_ok=True)
     ksft = src / "tools" / "testing" / "selftests"
+    hksft = harness / "tools" / "testing" / "selftests"
     text = scale_harness_timeout(adapt_tls_c((ksft / "net" / "tls.c").read_text()))
     (out / "tls.c").write_text(text)
-    run(["gcc", "-O2", "-Wall", "-isystem", hdrs, f"-I{ksft}",
-         f"-I{ksft}/net", out / "tls.c", "-o", out / "tls", "-lpthread"], capture=True)
+    # tls.c includes "../kselftest_harness.h": found through -I<harness>/net.
+    run(["gcc", "-O2", "-Wall", "-isystem", hdrs, f"-I{hksft}",
+         f"-I{hksft}/net", out / "tls.c", "-o", out / "tls", "-lpthread"], capture=True)
     (out / "pieces").write_text("\n".join(upstream_pieces(text)) + "\n")
     log(f"upstream tls.c built ({text.count('TEST_F(') + text.count('TEST(')} test bodies)")
     return out
