@@ -37,7 +37,9 @@ def module(kernel, extra=()):
     srcs = [s for s in MODULE_SOURCES if (REPO / s).exists()]
     run(["rsync", "-aR", "--delete", "--exclude=*.o", "--exclude=*.ko",
          "--exclude=.*.cmd"] + srcs + [f"{dest}/"], cwd=REPO)
-    res = run(["make", "-C", dest, f"KDIR={kernel.kdir}"] + list(extra), capture=True)
+    # TEST_MODULES: the selftests' helper modules (Kbuild) too.
+    res = run(["make", "-C", dest, f"KDIR={kernel.kdir}", "TEST_MODULES=m"] + list(extra),
+              capture=True)
     warnings = [l for l in res.stdout.splitlines() if re.search(r"\b(warning|error):", l)]
     sim = has_tls_device(kernel)
     for ko in (["ktls_hs.ko"] + (["ktls_sim.ko"] if sim else [])
