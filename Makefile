@@ -12,7 +12,9 @@ need-kdir = $(if $(KDIR),,$(error no kernel build tree: set KDIR, or install \
 	linux-headers-$$(uname -r) (make deps does)))
 
 KUNIT := $(if $(shell grep -s '^CONFIG_KUNIT=[ym]' $(KDIR)/.config),m)
-KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT)
+# TEST_MODULES=m: the runner's test helper modules too (Kbuild).
+KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT) \
+	       CONFIG_KTLS_HS_TEST_MODULES=$(TEST_MODULES)
 KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 

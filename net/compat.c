@@ -16,6 +16,7 @@
 #include <ktls_hs/compat_net.h>
 
 #include "hs/hs.h"
+#include "record/ktls.h"
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
 /*
@@ -81,6 +82,15 @@ int ktls_compat_sendpage(struct sock *sk, struct page *page, int offset,
 	bvec_set_page(&bv, page, size, offset);
 	iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bv, 1, size);
 	return sk->sk_prot->sendmsg(sk, &msg, size);
+}
+
+/* proto_ops.sendpage_locked() before 6.5: see <ktls_hs/compat_net.h>. */
+int ktls_compat_sendpage_locked(struct sock *sk, struct page *page,
+				int offset, size_t size, int flags)
+{
+	if (!ktls_plain_tx_locked(sk))
+		return -EOPNOTSUPP;
+	return tcp_sendpage_locked(sk, page, offset, size, flags);
 }
 #endif
 

@@ -132,6 +132,28 @@ static inline void ktls_compat_prot_init(struct proto *p)
 }
 
 /*
+ * kernel_sendpage_locked() before 6.5: the socket op sendpage_locked(),
+ * for callers that hold the socket lock (skb_send_sock_locked()).
+ * TCP's would put the page on the wire as it is, beside our records;
+ * our TX takes the send lock before the socket lock, so it cannot run
+ * under the caller's.  net/compat.c refuses it where records are sent
+ * or a handshake holds the socket, and passes it to TCP elsewhere, as
+ * a socket without keys is plain TCP.  From 6.5 there is no such op.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+int ktls_compat_sendpage_locked(struct sock *sk, struct page *page,
+				int offset, size_t size, int flags);
+#endif
+
+/* What the socket ops of ours need on this kernel beyond those of 6.12. */
+static inline void ktls_compat_ops_init(struct proto_ops *ops)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+	ops->sendpage_locked = ktls_compat_sendpage_locked;
+#endif
+}
+
+/*
  * The sk_data_ready tracepoint, which a socket's own data-ready callback
  * fires, as TCP's does: there from 6.3 on, nothing to fire before.
  */

@@ -204,6 +204,7 @@ static inline enum ktls_family ktls_family_of(const struct sock *sk)
 void ktls_ulp_setup(void);
 struct proto *ktls_base_prot(enum ktls_family family);
 bool ktls_derive_prot(enum ktls_family family, struct proto *p);
+bool ktls_plain_tx_locked(struct sock *sk);
 int ktls_attach(struct sock *sk, struct proto *prots,
 		int (*arm)(struct sock *sk, struct ktls_ctx *ctx));
 int ktls_attach_clone(struct sock *newsk, struct ktls_ctx *lctx, gfp_t gfp,

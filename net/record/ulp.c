@@ -106,6 +106,25 @@ static int ktls_prot_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 	return ktls_sendmsg(sk, msg, size);
 }
 
+/**
+ * ktls_plain_tx_locked() - may bytes go to TCP as they are?
+ * @sk:	a socket of ours, locked by the caller
+ *
+ * For callers that hold the socket lock and so cannot enter the record
+ * layer's TX, which takes the send lock first: they may hand TCP the
+ * bytes themselves only where no record is sent (no TX keys) and no
+ * handshake holds the socket.
+ *
+ * Return: true where TCP may take the bytes as they are.
+ */
+bool ktls_plain_tx_locked(struct sock *sk)
+{
+	struct ktls_ctx *ctx = ktls_ctx(sk);
+
+	sock_owned_by_me(sk);
+	return !ktls_hs_gate_locked(ctx) && !ktls_tx_on(ctx);
+}
+
 static void ktls_prot_splice_eof(struct socket *sock)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sock->sk);
@@ -471,6 +490,7 @@ static void ktls_build_prot(enum ktls_family family, struct proto *base,
 	ops->read_sock = ktls_ops_read_sock;
 	ops->shutdown = ktls_ops_shutdown;
 	ops->listen = ktls_hs_ops_listen;
+	ktls_compat_ops_init(ops);
 	ktls_base_ops[family] = base_ops;
 }
 

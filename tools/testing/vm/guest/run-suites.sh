@@ -235,6 +235,17 @@ run_upstream_offload() {
 	"$(dirname "${BASH_SOURCE[0]}")/upstream-offload.sh"
 }
 
+# tls.c's mutliproc cases need O_TMPFILE in /tmp, which virtme-ng's
+# overlayfs /tmp lacks before 6.6: there tls.c runs with a tmpfs /tmp of
+# its own (upstream-tmp.sh), for us and for the in-tree baseline alike.
+if [ -n "${KTLS_UPSTREAM:-}" ] &&
+   ! python3 -c 'import os; os.close(os.open("/tmp", os.O_TMPFILE | os.O_RDWR, 0o600))' \
+	2>/dev/null; then
+	export KTLS_UPSTREAM_BIN=$KTLS_UPSTREAM
+	KTLS_UPSTREAM=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/upstream-tmp.sh
+	say "/tmp takes no O_TMPFILE: tls.c runs with a tmpfs /tmp"
+fi
+
 for s in ${KTLS_SUITES//,/ }; do
 	say "suite $s: start"
 	start=$SECONDS

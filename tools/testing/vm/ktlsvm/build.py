@@ -37,7 +37,9 @@ def module(kernel, extra=()):
     srcs = [s for s in MODULE_SOURCES if (REPO / s).exists()]
     run(["rsync", "-aR", "--delete", "--exclude=*.o", "--exclude=*.ko",
          "--exclude=.*.cmd"] + srcs + [f"{dest}/"], cwd=REPO)
-    res = run(["make", "-C", dest, f"KDIR={kernel.kdir}"] + list(extra), capture=True)
+    # TEST_MODULES: the selftests' helper modules (Kbuild) too.
+    res = run(["make", "-C", dest, f"KDIR={kernel.kdir}", "TEST_MODULES=m"] + list(extra),
+              capture=True)
     warnings = [l for l in res.stdout.splitlines() if re.search(r"\b(warning|error):", l)]
     sim = has_tls_device(kernel)
     for ko in (["ktls_hs.ko"] + (["ktls_sim.ko"] if sim else [])
@@ -146,14 +148,21 @@ def upstream_pieces(text):
     return names
 
 
-def upstream_tls(src, hdrs):
-    out = OUT / "upstream"
+def upstream_tls(src, hdrs, source, harness):
+    """tls.c of @src, the tree of the package @source, built in out/ with
+    the kselftest harness of the tree @harness.  Debian backports tls.c
+    cases to older kernels with the harness calls of newer ones
+    (__test_passed() in 6.1.192's rekey cases), so the harness of the
+    newest tree builds them all, as its uapi headers do."""
+    out = OUT / f"upstream-{source}"
     out.mkdir(parents=True, exist_ok=True)
     ksft = src / "tools" / "testing" / "selftests"
+    hksft = harness / "tools" / "testing" / "selftests"
     text = scale_harness_timeout(adapt_tls_c((ksft / "net" / "tls.c").read_text()))
     (out / "tls.c").write_text(text)
-    run(["gcc", "-O2", "-Wall", "-isystem", hdrs, f"-I{ksft}",
-         f"-I{ksft}/net", out / "tls.c", "-o", out / "tls", "-lpthread"], capture=True)
+    # tls.c includes "../kselftest_harness.h": found through -I<harness>/net.
+    run(["gcc", "-O2", "-Wall", "-isystem", hdrs, f"-I{hksft}",
+         f"-I{hksft}/net", out / "tls.c", "-o", out / "tls", "-lpthread"], capture=True)
     (out / "pieces").write_text("\n".join(upstream_pieces(text)) + "\n")
     log(f"upstream tls.c built ({text.count('TEST_F(') + text.count('TEST(')} test bodies)")
     return out

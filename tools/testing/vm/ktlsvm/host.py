@@ -14,12 +14,15 @@ OUT = Path(os.environ.get("KTLS_OUT", REPO / "out"))
 CACHE = Path(os.environ.get("KTLS_CACHE", Path.home() / ".cache" / "ktls-hs"))
 
 SOURCE_PKG = "linux-source-6.12"
+# Debian 12's default kernel: its source holds the tls.c it is held to.
+SOURCE_PKG_61 = "linux-source-6.1"
 
 APT_PACKAGES = [
     # the two kernels: the distro one, and the source of the debug one
     "linux-image-6.12-amd64", "linux-headers-6.12-amd64", SOURCE_PKG,
-    # Debian 12's default kernel (6.1), which the module builds for too
-    "linux-image-amd64", "linux-headers-amd64",
+    # Debian 12's default kernel (6.1), which the module builds for too,
+    # and its source, for the tls.c of that kernel
+    "linux-image-amd64", "linux-headers-amd64", SOURCE_PKG_61,
     # building kernels and modules
     "gcc", "make", "flex", "bison", "bc", "libelf-dev", "libssl-dev",
     "dwarves", "cpio", "kmod", "xz-utils", "zstd", "rsync", "perl", "sparse",
@@ -100,18 +103,19 @@ def install_deps():
         raise RunnerError("virtme-ng installed but no vng found")
 
 
-def source_version():
-    res = run(["dpkg-query", "-W", "-f=${Version}", SOURCE_PKG], capture=True)
+def source_version(pkg=SOURCE_PKG):
+    res = run(["dpkg-query", "-W", "-f=${Version}", pkg], capture=True)
     return res.stdout.strip()
 
 
-def source_tree():
-    """The extracted kernel source, unpacked once per package version."""
-    ver = source_version()
+def source_tree(pkg=SOURCE_PKG):
+    """The extracted source of a linux-source-X.Y package, unpacked once
+    per package version."""
+    ver = source_version(pkg)
     tree = CACHE / f"src-{ver}"
     if (tree / ".ktls-extracted").exists():
         return tree
-    tarball = Path(f"/usr/src/{SOURCE_PKG}.tar.xz")
+    tarball = Path(f"/usr/src/{pkg}.tar.xz")
     log(f"extracting {tarball} ({ver})")
     tmp = CACHE / f"src-{ver}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The two test kernels.  distro: Debian's linux-image-6.12-amd64, what
-users run.  debug: built from Debian's linux-source-6.12 with the fragment
+"""The test kernels.  distro: Debian's linux-image-6.12-amd64, what
+users run.  6.1: Debian 12's default kernel (linux-image-amd64), the
+oldest the module builds for.  debug: built from Debian's linux-source-6.12 with the fragment
 debug.config (KUnit, KASAN, lockdep, kmemleak, ...), cached under
 ~/.cache/ktls-hs keyed by the fragment, the source version and the
 compiler, and rebuilt only when one of those changes."""
@@ -13,7 +14,8 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .host import CACHE, REPO, RunnerError, log, run, source_tree, source_version
+from .host import CACHE, REPO, SOURCE_PKG, SOURCE_PKG_61, RunnerError, log, run, \
+    source_tree, source_version
 
 FRAGMENT = REPO / "tools" / "testing" / "vm" / "debug.config"
 UDEV_RULES = REPO / "tools" / "testing" / "vm" / "udev"
@@ -21,11 +23,15 @@ UDEV_RULES = REPO / "tools" / "testing" / "vm" / "udev"
 
 @dataclass
 class Kernel:
-    name: str            # "distro" or "debug"
+    name: str            # "distro", "debug", "6.1"
     image: Path          # what vng boots: a vmlinuz, or a build tree
     kdir: Path           # what modules build against
     kunit: bool          # CONFIG_KUNIT: the KUnit suites can run
     has_intree_tls: bool  # tls.ko exists, so the in-tree baseline can run
+    # The linux-source-X.Y package whose tls.c this kernel is held to.
+    source: str = SOURCE_PKG
+    # A Debian package: its own modules (bonding.ko, nfp.ko) and build tree.
+    packaged: bool = False
     append: list = field(default_factory=list)
     vng_args: list = field(default_factory=list)
 
@@ -35,10 +41,12 @@ def _release_key(path):
     return [int(n) for n in nums]
 
 
-def distro():
-    images = sorted(Path("/boot").glob("vmlinuz-6.12*-amd64"), key=_release_key)
+def packaged(name, series, source):
+    """The newest installed Debian kernel of a series ("6.12"), with the
+    headers modules build against."""
+    images = sorted(Path("/boot").glob(f"vmlinuz-{series}.*-amd64"), key=_release_key)
     if not images:
-        raise RunnerError("no /boot/vmlinuz-6.12*-amd64: install linux-image-6.12-amd64")
+        raise RunnerError(f"no /boot/vmlinuz-{series}.*-amd64: install its linux-image")
     image = images[-1]
     release = image.name[len("vmlinuz-"):]
     kdir = Path(f"/lib/modules/{release}/build")
@@ -46,8 +54,18 @@ def distro():
         kdir = Path(f"/usr/src/linux-headers-{release}")
     if not (kdir / "Makefile").exists():
         raise RunnerError(f"no headers for {release}: install linux-headers-{release}")
-    return Kernel("distro", image, kdir, kunit=False,
-                  has_intree_tls=Path(f"/lib/modules/{release}/kernel/net/tls").exists())
+    return Kernel(name, image, kdir, kunit=False,
+                  has_intree_tls=Path(f"/lib/modules/{release}/kernel/net/tls").exists(),
+                  source=source, packaged=True)
+
+
+def distro():
+    return packaged("distro", "6.12", SOURCE_PKG)
+
+
+def bookworm():
+    """Debian 12's default kernel (linux-image-amd64)."""
+    return packaged("6.1", "6.1", SOURCE_PKG_61)
 
 
 def _fragment_options():
@@ -118,5 +136,8 @@ def _prune_old_builds(keep):
             shutil.rmtree(old, ignore_errors=True)
 
 
+KERNELS = {"distro": distro, "debug": debug, "6.1": bookworm}
+
+
 def by_name(name):
-    return {"distro": distro, "debug": debug}[name]()
+    return KERNELS[name]()
