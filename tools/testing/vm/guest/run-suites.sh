@@ -151,8 +151,8 @@ run_install() {
 # the sources alone (no object of the host's build) in /usr/src, built by
 # dkms in the guest against the running kernel's installed headers,
 # installed into /lib/modules/<release>/updates/dkms (throwaway overlays),
-# and loaded by modprobe.  The module compiles under TCG here: a quarter
-# of an hour, which is why `run check` leaves this suite to a run by hand.
+# and loaded by modprobe.  The module compiles in the guest, under TCG
+# more than half an hour: `run check` leaves this suite to a run by hand.
 run_dkms() {
 	local tap=$R/dkms.tap ver src path release rc
 	release=$(uname -r)
