@@ -8,5 +8,6 @@
 #define min_t(t, a, b)	min((t)(a), (t)(b))
 #define max_t(t, a, b)	max((t)(a), (t)(b))
 #define clamp(v, lo, hi) min(max(v, lo), hi)
+#define clamp_t(t, v, lo, hi)	clamp((t)(v), (t)(lo), (t)(hi))
 
 #endif
