@@ -8,10 +8,12 @@ simulated offload NIC, then bulk data both ways.
       one TLS version, AES-GCM suites only, which the device offloads);
       echoes BYTES bytes of one accepted connection through its kTLS
       socket, then closes.  Prints "listening" once it is.
-  sim_hs_echo.py connect ADDR PORT CAFILE 12|13 BYTES
+  sim_hs_echo.py connect ADDR PORT CAFILE 12|13 BYTES [GOFILE]
       an OpenSSL client (Python's ssl) of that version that verifies the
       chain, sends BYTES random bytes in records of changing sizes and
-      checks that the echo is the same bytes in the same order.
+      checks that the echo is the same bytes in the same order.  With
+      GOFILE it prints "connected" after the handshake and sends nothing
+      before GOFILE exists.
 
 Exit status 0 when everything matched; the last line says what was done.
 """
@@ -22,6 +24,7 @@ import socket
 import ssl
 import struct
 import sys
+import time
 
 SOL_TLS = 282
 TCP_ULP = 31
@@ -71,7 +74,16 @@ def serve(addr, port, key, version, nbytes):
     return 0 if done == nbytes else 1
 
 
-def connect(addr, port, cafile, version, nbytes):
+def wait_for(path):
+    deadline = time.monotonic() + TIMEOUT
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def connect(addr, port, cafile, version, nbytes, gofile=None):
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.load_verify_locations(cafile)
     v = ssl.TLSVersion.TLSv1_2 if version == "12" else ssl.TLSVersion.TLSv1_3
@@ -80,6 +92,11 @@ def connect(addr, port, cafile, version, nbytes):
     # One record a segment, so that records start frames the device sees.
     raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     s = ctx.wrap_socket(raw, server_hostname="www.example.test")
+    if gofile:
+        print("connected", flush=True)
+        if not wait_for(gofile):
+            print(f"{gofile} did not come")
+            return 1
     data = os.urandom(nbytes)
     got = bytearray()
     off = i = 0
@@ -104,14 +121,17 @@ def connect(addr, port, cafile, version, nbytes):
 
 
 def main():
-    if len(sys.argv) != 7 or sys.argv[1] not in ("serve", "connect") \
+    argc = len(sys.argv)
+    if argc not in (7, 8) or sys.argv[1] not in ("serve", "connect") \
+            or (argc == 8 and sys.argv[1] != "connect") \
             or sys.argv[5] not in VERSIONS:
         print(__doc__, file=sys.stderr)
         return 2
-    role, addr, port, who, version, nbytes = sys.argv[1:]
+    role, addr, port, who, version, nbytes = sys.argv[1:7]
     if role == "serve":
         return serve(addr, int(port), int(who), version, int(nbytes))
-    return connect(addr, int(port), who, version, int(nbytes))
+    return connect(addr, int(port), who, version, int(nbytes),
+                   sys.argv[7] if argc == 8 else None)
 
 
 if __name__ == "__main__":
