@@ -260,29 +260,29 @@ static void ktls_gcm_tag(const struct ktls_lib_aead *a, const u8 *nonce,
 }
 
 static void ktls_chacha20_init(const struct ktls_lib_aead *a, const u8 *nonce,
-			       u32 ctr, u32 *state)
+			       u32 ctr, struct ktls_chacha_state *state)
 {
 	u8 iv[CHACHA_IV_SIZE];
 
 	put_unaligned_le32(ctr, iv);
 	memcpy(iv + sizeof(u32), nonce, KTLS_LIB_AEAD_NONCE_SIZE);
-	chacha_init_generic(state, a->chacha_key, iv);
+	ktls_chacha_init(state, a->chacha_key, iv);
 }
 
 static void ktls_chacha20_xor(const struct ktls_lib_aead *a, const u8 *nonce,
 			      u8 *buf, size_t len)
 {
-	u32 state[CHACHA_STATE_WORDS];
+	struct ktls_chacha_state state;
 	u8 ks[CHACHA_BLOCK_SIZE];
 	size_t n;
 
-	ktls_chacha20_init(a, nonce, KTLS_CHACHA_CTR_FIRST, state);
+	ktls_chacha20_init(a, nonce, KTLS_CHACHA_CTR_FIRST, &state);
 	for (; len; buf += n, len -= n) {
 		n = min_t(size_t, len, CHACHA_BLOCK_SIZE);
-		chacha_block_generic(state, ks, KTLS_CHACHA_ROUNDS);
+		ktls_chacha_block(&state, ks, KTLS_CHACHA_ROUNDS);
 		crypto_xor(buf, ks, n);
 	}
-	memzero_explicit(state, sizeof(state));
+	memzero_explicit(&state, sizeof(state));
 	memzero_explicit(ks, sizeof(ks));
 }
 
@@ -310,7 +310,7 @@ static void ktls_chacha20_poly1305_tag(const struct ktls_lib_aead *a,
 				       size_t aad_len, const u8 *ct,
 				       size_t ct_len, u8 *tag)
 {
-	u32 state[CHACHA_STATE_WORDS];
+	struct ktls_chacha_state state;
 	u8 block0[CHACHA_BLOCK_SIZE];
 	struct poly1305_core_key key;
 	struct poly1305_state acc;
@@ -319,8 +319,8 @@ static void ktls_chacha20_poly1305_tag(const struct ktls_lib_aead *a,
 	unsigned int i;
 
 	/* The one-time key: r then s, the first 32 bytes of block 0. */
-	ktls_chacha20_init(a, nonce, 0, state);
-	chacha_block_generic(state, block0, KTLS_CHACHA_ROUNDS);
+	ktls_chacha20_init(a, nonce, 0, &state);
+	ktls_chacha_block(&state, block0, KTLS_CHACHA_ROUNDS);
 	poly1305_core_setkey(&key, block0);
 	for (i = 0; i < ARRAY_SIZE(s); i++)
 		s[i] = get_unaligned_le32(block0 + POLY1305_BLOCK_SIZE + 4 * i);
@@ -333,7 +333,7 @@ static void ktls_chacha20_poly1305_tag(const struct ktls_lib_aead *a,
 	poly1305_core_blocks(&acc, &key, lens, 1, 1);
 	poly1305_core_emit(&acc, s, tag);
 
-	memzero_explicit(state, sizeof(state));
+	memzero_explicit(&state, sizeof(state));
 	memzero_explicit(block0, sizeof(block0));
 	memzero_explicit(&key, sizeof(key));
 	memzero_explicit(&acc, sizeof(acc));
@@ -449,10 +449,8 @@ int ktls_lib_aead_setkey(struct ktls_lib_aead *a, enum ktls_lib_aead_alg alg,
 		/* TLS 1.3 has no AES-192 suite. */
 		if (key_len != AES_KEYSIZE_128 && key_len != AES_KEYSIZE_256)
 			return -EINVAL;
-		if (aes_expandkey(&a->gcm.aes, key, key_len))
+		if (ktls_aes_enckey_set(&a->gcm.aes, key, key_len))
 			goto err_wipe;
-		/* Only ever encrypting: keep no second copy of the key. */
-		memzero_explicit(a->gcm.aes.key_dec, sizeof(a->gcm.aes.key_dec));
 		aes_encrypt(&a->gcm.aes, h, h);
 		a->gcm.h[0] = get_unaligned_be64(h);
 		a->gcm.h[1] = get_unaligned_be64(h + 8);
@@ -462,9 +460,8 @@ int ktls_lib_aead_setkey(struct ktls_lib_aead *a, enum ktls_lib_aead_alg alg,
 		/* TLS_AES_128_CCM_SHA256 is the only CCM suite we take. */
 		if (key_len != AES_KEYSIZE_128)
 			return -EINVAL;
-		if (aes_expandkey(&a->ccm_aes, key, key_len))
+		if (ktls_aes_enckey_set(&a->ccm_aes, key, key_len))
 			goto err_wipe;
-		memzero_explicit(a->ccm_aes.key_dec, sizeof(a->ccm_aes.key_dec));
 		break;
 	case KTLS_LIB_CHACHA20_POLY1305:
 		if (key_len != CHACHA_KEY_SIZE)

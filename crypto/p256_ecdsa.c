@@ -16,12 +16,13 @@
 #include <linux/random.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <ktls_hs/compat_crypto.h>
 #include <ktls_hs/p256.h>
 
 #include "p256_internal.h"
 
 struct p256_hmac {
-	struct sha256_state inner, outer;
+	struct ktls_sha256_ctx inner, outer;
 };
 
 /* The HMAC_DRBG state of RFC 6979 3.2: key K, value V. */

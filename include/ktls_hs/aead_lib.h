@@ -20,6 +20,7 @@
 #include <crypto/chacha.h>
 #include <linux/bits.h>
 #include <linux/types.h>
+#include <ktls_hs/compat_crypto.h>
 
 #define KTLS_LIB_AEAD_NONCE_SIZE	12
 #define KTLS_LIB_AEAD_TAG_SIZE		16
@@ -59,11 +60,11 @@ struct ktls_lib_aead {
 	enum ktls_lib_aead_alg alg;
 	union {
 		struct {
-			struct crypto_aes_ctx aes;
+			struct ktls_aes_enckey aes;
 			u64 h[2];
 		} gcm;
 		u32 chacha_key[CHACHA_KEY_SIZE / sizeof(u32)];
-		struct crypto_aes_ctx ccm_aes;
+		struct ktls_aes_enckey ccm_aes;
 	};
 };
 
