@@ -181,7 +181,8 @@ static __always_inline u64 mont_sbb(u64 *borrow, u64 a, u64 b)
 /* Whether the mulx rows can run: a property of the CPU, never of data. */
 static __always_inline bool mont_have_adx(void)
 {
-	return static_cpu_has(X86_FEATURE_BMI2) && static_cpu_has(X86_FEATURE_ADX);
+	return cpu_feature_enabled(X86_FEATURE_BMI2) &&
+	       cpu_feature_enabled(X86_FEATURE_ADX);
 }
 
 /*
