@@ -143,4 +143,40 @@ static inline bool ktls_skb_tx_device_offloaded(const struct sk_buff *skb)
 #endif
 }
 
+/*
+ * TCP's callback as the peer acks data, which frees the offloaded records
+ * it covers.  A field of the connection sock (icsk_clean_acked), and
+ * clean_acked_data_enable() taking that, until 6.16; of the tcp_sock
+ * (tcp_clean_acked) after.  Here rather than in <ktls_hs/compat_net.h>
+ * because device.c, which exports tls.ko's symbols, needs it and must
+ * keep its include set: <net/tls.h> brings <net/tcp.h> on every kernel.
+ */
+static inline bool ktls_clean_acked_set(struct sock *sk)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+	return tcp_sk(sk)->tcp_clean_acked;
+#else
+	return inet_csk(sk)->icsk_clean_acked;
+#endif
+}
+
+static inline void ktls_clean_acked_enable(struct sock *sk,
+					   void (*cad)(struct sock *sk, u32 acked_seq))
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+	clean_acked_data_enable(tcp_sk(sk), cad);
+#else
+	clean_acked_data_enable(inet_csk(sk), cad);
+#endif
+}
+
+static inline void ktls_clean_acked_disable(struct sock *sk)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+	clean_acked_data_disable(tcp_sk(sk));
+#else
+	clean_acked_data_disable(inet_csk(sk));
+#endif
+}
+
 #endif /* _KTLS_HS_COMPAT_TLS_H */

@@ -122,8 +122,8 @@ void tls_device_sk_destruct(struct sock *sk)
 		crypto_free_aead(octx->aead_send);
 		octx->aead_send = NULL;
 		/* Set only if the socket moved to the device. */
-		if (inet_csk(sk)->icsk_clean_acked)
-			clean_acked_data_disable(inet_csk(sk));
+		if (ktls_clean_acked_set(sk))
+			ktls_clean_acked_disable(sk);
 	}
 
 	spin_lock_irqsave(&ktls_device_lock, flags);

@@ -304,10 +304,9 @@ void ktls_device_tx_switch(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 	if ((READ_ONCE(ctx->dev.dirs) & KTLS_DEV_TX) &&
 	    !ktls_device_records_start(octx, seq, ctx->tx_crypto.seq)) {
 		/* Set since a first time on the device, before a key update. */
-		again = inet_csk(sk)->icsk_clean_acked;
+		again = ktls_clean_acked_set(sk);
 		if (!again)
-			clean_acked_data_enable(inet_csk(sk),
-						ktls_device_clean_acked);
+			ktls_clean_acked_enable(sk, ktls_device_clean_acked);
 		ctx->base.tx_conf = TLS_HW;
 		WRITE_ONCE(ctx->tx_conf, KTLS_CONF_HW);
 		/* Drivers see the socket as offloaded from this store on. */
@@ -380,7 +379,7 @@ void ktls_device_tx_drained(struct sock *sk, struct ktls_ctx *ctx, u32 seq)
 	if (!empty)
 		return;
 	/* No skb of the old keys is in device form from @seq on. */
-	if (inet_csk(sk)->icsk_clean_acked) {
+	if (ktls_clean_acked_set(sk)) {
 		WRITE_ONCE(ctx->tx_offload.floor, seq);
 		WRITE_ONCE(ctx->tx_offload.floor_on, true);
 	}
