@@ -149,3 +149,25 @@ struct sock *ktls_compat_listen_accept(struct sock *sk, int flags, int *err,
 	return child;
 }
 #endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+/* The ULP's inet_diag callbacks in their form before 6.13. */
+int ktls_compat_diag_get_info(struct sock *sk, struct sk_buff *skb)
+{
+	return ktls_diag_get_info(sk, skb, false);
+}
+
+size_t ktls_compat_diag_get_info_size(const struct sock *sk)
+{
+	return ktls_diag_get_info_size(sk, false);
+}
+#endif
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+/* The proto's recvmsg() in its form before 7.0; TCP never sets @addr_len. */
+int ktls_compat_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
+			     int flags, int *addr_len)
+{
+	return ktls_prot_recvmsg(sk, msg, len, flags);
+}
+#endif

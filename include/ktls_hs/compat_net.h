@@ -197,4 +197,45 @@ static inline struct sock *ktls_proto_accept(struct proto *prot,
 #endif
 }
 
+/*
+ * The proto's recvmsg().  Until 7.0 it also takes an int *addr_len,
+ * which TCP never sets.  Ours keeps the 7.0 form: a base proto's is
+ * called through ktls_proto_recvmsg(), and ours is installed through
+ * KTLS_PROT_RECVMSG_OP, which names a wrapper of the old form there.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+int ktls_compat_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
+			     int flags, int *addr_len);
+#define KTLS_PROT_RECVMSG_OP	ktls_compat_prot_recvmsg
+#else
+#define KTLS_PROT_RECVMSG_OP	ktls_prot_recvmsg
+#endif
+
+static inline int ktls_proto_recvmsg(struct proto *prot, struct sock *sk,
+				     struct msghdr *msg, size_t len, int flags)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
+	return prot->recvmsg(sk, msg, len, flags);
+#else
+	int addr_len = 0;
+
+	return prot->recvmsg(sk, msg, len, flags, &addr_len);
+#endif
+}
+
+/*
+ * The ULP's inet_diag callbacks: from 6.13 they are told whether the
+ * reader has CAP_NET_ADMIN.  Ours keep that form; before, they are
+ * installed through wrappers that say no.
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+int ktls_compat_diag_get_info(struct sock *sk, struct sk_buff *skb);
+size_t ktls_compat_diag_get_info_size(const struct sock *sk);
+#define KTLS_ULP_GET_INFO_OP		ktls_compat_diag_get_info
+#define KTLS_ULP_GET_INFO_SIZE_OP	ktls_compat_diag_get_info_size
+#else
+#define KTLS_ULP_GET_INFO_OP		ktls_diag_get_info
+#define KTLS_ULP_GET_INFO_SIZE_OP	ktls_diag_get_info_size
+#endif
+
 #endif /* _KTLS_HS_COMPAT_NET_H */

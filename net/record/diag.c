@@ -28,7 +28,7 @@ static u16 ktls_diag_conf(u8 conf)
 	}
 }
 
-int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb)
+int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb, bool net_admin)
 {
 	const struct ktls_cipher *cs;
 	struct ktls_ctx *ctx;
@@ -71,7 +71,7 @@ nla_failure:
 	return -EMSGSIZE;
 }
 
-size_t ktls_diag_get_info_size(const struct sock *sk)
+size_t ktls_diag_get_info_size(const struct sock *sk, bool net_admin)
 {
 	return nla_total_size(0) +		/* INET_ULP_INFO_TLS */
 	       nla_total_size(sizeof(u16)) +	/* TLS_INFO_VERSION */

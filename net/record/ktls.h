@@ -221,8 +221,11 @@ int ktls_setsockopt_tls(struct sock *sk, int optname, sockptr_t optval,
 int ktls_getsockopt_tls(struct sock *sk, int optname, char __user *optval,
 			int __user *optlen);
 /* INET_DIAG_ULP_INFO (diag.c), under RCU. */
-int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb);
-size_t ktls_diag_get_info_size(const struct sock *sk);
+int ktls_diag_get_info(struct sock *sk, struct sk_buff *skb, bool net_admin);
+size_t ktls_diag_get_info_size(const struct sock *sk, bool net_admin);
+/* The proto's recvmsg() (ulp.c); before 7.0 reached through net/compat.c. */
+int ktls_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
+		      int flags);
 
 /* Keys (keys.c).  Drop keys and AEAD state of both directions on free. */
 void ktls_crypto_free(struct ktls_ctx *ctx);

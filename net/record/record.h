@@ -299,8 +299,7 @@ void ktls_rx_close(struct sock *sk);	/* gives sk_data_ready back */
 /* The alert a framing error earned, if not sent yet; socket locked. */
 void ktls_rx_send_alert_due(struct sock *sk);
 void ktls_rx_free(struct ktls_ctx *ctx);
-int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
-		 int *addr_len);
+int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags);
 ssize_t ktls_splice_read(struct socket *sock, loff_t *ppos,
 			 struct pipe_inode_info *pipe, size_t len,
 			 unsigned int flags);

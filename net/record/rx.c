@@ -899,8 +899,7 @@ static int ktls_rx_copy(struct ktls_rx *rx, struct ktls_rx_rec *rec,
 	return copied;
 }
 
-int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags,
-		 int *addr_len)
+int ktls_recvmsg(struct sock *sk, struct msghdr *msg, size_t len, int flags)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	const struct ktls_prot *prot = &ctx->prot;

@@ -137,8 +137,8 @@ static void ktls_prot_splice_eof(struct socket *sock)
 		ctx->sk_proto->splice_eof(sock);
 }
 
-static int ktls_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
-			     int flags, int *addr_len)
+int ktls_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
+		      int flags)
 {
 	struct ktls_ctx *ctx = ktls_ctx(sk);
 	int err;
@@ -149,8 +149,8 @@ static int ktls_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	if (err)
 		return err;
 	if (!ktls_rx_on(ctx))
-		return ctx->sk_proto->recvmsg(sk, msg, len, flags, addr_len);
-	return ktls_recvmsg(sk, msg, len, flags, addr_len);
+		return ktls_proto_recvmsg(ctx->sk_proto, sk, msg, len, flags);
+	return ktls_recvmsg(sk, msg, len, flags);
 }
 
 static bool ktls_prot_sock_is_readable(struct sock *sk)
@@ -461,8 +461,8 @@ struct tcp_ulp_ops ktls_ulp_ops __read_mostly = {
 	.init		= ktls_init,
 	.update		= ktls_update,
 	.release	= ktls_release,
-	.get_info	= ktls_diag_get_info,
-	.get_info_size	= ktls_diag_get_info_size,
+	.get_info	= KTLS_ULP_GET_INFO_OP,
+	.get_info_size	= KTLS_ULP_GET_INFO_SIZE_OP,
 };
 EXPORT_SYMBOL_IF_KUNIT(ktls_ulp_ops);
 
@@ -478,7 +478,7 @@ static void ktls_build_prot(enum ktls_family family, struct proto *base,
 	p->close = ktls_close;
 	p->sendmsg = ktls_prot_sendmsg;
 	p->splice_eof = ktls_prot_splice_eof;
-	p->recvmsg = ktls_prot_recvmsg;
+	p->recvmsg = KTLS_PROT_RECVMSG_OP;
 	p->sock_is_readable = ktls_prot_sock_is_readable;
 	p->release_cb = ktls_release_cb;
 	ktls_compat_prot_init(p);
