@@ -1455,10 +1455,10 @@ static int ktls_sim_validate(struct nlattr *tb[], struct nlattr *data[],
  * the tool can send one; iproute2 parses "peer" for veth only, so without
  * it the peer of "sim0" is "sim0p".
  */
-static int ktls_sim_newlink(struct net *src_net, struct net_device *dev,
-			    struct nlattr *tb[], struct nlattr *data[],
-			    struct netlink_ext_ack *extack)
+int ktls_sim_newlink(struct net_device *dev, struct rtnl_newlink_params *params,
+		     struct netlink_ext_ack *extack)
 {
+	struct nlattr **tb = params->tb, **data = params->data;
 	struct nlattr *peer_tb[IFLA_MAX + 1], **tbp = peer_tb;
 	struct ifinfomsg *ifmp = NULL;
 	unsigned char assign = NET_NAME_ENUM;
@@ -1495,7 +1495,7 @@ static int ktls_sim_newlink(struct net *src_net, struct net_device *dev,
 		snprintf(ifname, IFNAMSIZ, DRV_NAME "%%d");
 	}
 
-	net = rtnl_link_get_net(src_net, tbp);
+	net = rtnl_link_get_net(params->src_net, tbp);
 	if (IS_ERR(net))
 		return PTR_ERR(net);
 	peer = rtnl_create_link(net, ifname, assign, &ktls_sim_link_ops, tbp,
@@ -1567,7 +1567,7 @@ static struct rtnl_link_ops ktls_sim_link_ops = {
 	.priv_size	= sizeof(struct ktls_sim_priv),
 	.setup		= ktls_sim_setup,
 	.validate	= ktls_sim_validate,
-	.newlink	= ktls_sim_newlink,
+	.newlink	= KTLS_SIM_NEWLINK_OP,
 	.dellink	= ktls_sim_dellink,
 	.policy		= ktls_sim_policy,
 	.maxtype	= KTLS_SIM_INFO_MAX,
