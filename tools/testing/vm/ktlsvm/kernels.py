@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The test kernels.  distro: Debian's linux-image-6.12-amd64, what
-users run.  6.1: Debian 12's default kernel (linux-image-amd64), the
-oldest the module builds for.  debug: built from Debian's linux-source-6.12 with the fragment
-debug.config (KUnit, KASAN, lockdep, kmemleak, ...), cached under
-~/.cache/ktls-hs keyed by the fragment, the source version and the
-compiler, and rebuilt only when one of those changes."""
+"""The test kernels.  distro: Debian's linux-image-6.12-amd64, what users
+run.  6.1: Debian 12's default kernel (linux-image-amd64), the oldest the
+module builds for.  debug: built from Debian's linux-source-6.12 with the
+fragments base.config and debug.config (KUnit, KASAN, lockdep, kmemleak,
+...).  Built kernels are cached under ~/.cache/ktls-hs keyed by the
+fragments, the source version and the compiler, and rebuilt only when one
+of those changes."""
 
 import hashlib
 import os
@@ -17,7 +18,8 @@ from pathlib import Path
 from .host import CACHE, REPO, SOURCE_PKG, SOURCE_PKG_61, RunnerError, log, run, \
     source_tree, source_version
 
-FRAGMENT = REPO / "tools" / "testing" / "vm" / "debug.config"
+BASE_FRAGMENT = REPO / "tools" / "testing" / "vm" / "base.config"
+DEBUG_FRAGMENT = REPO / "tools" / "testing" / "vm" / "debug.config"
 UDEV_RULES = REPO / "tools" / "testing" / "vm" / "udev"
 
 
@@ -68,70 +70,92 @@ def bookworm():
     return packaged("6.1", "6.1", SOURCE_PKG_61)
 
 
-def _fragment_options():
-    """(name, value) of every option the fragment sets, in order."""
+def _fragment_options(fragments):
+    """(name, value) of every option the fragments set, in order."""
     opts = []
-    for line in FRAGMENT.read_text().splitlines():
-        m = re.match(r"^(CONFIG_\w+)=(.*)$", line.strip())
-        if m:
-            opts.append((m.group(1), m.group(2)))
+    for frag in fragments:
+        for line in frag.read_text().splitlines():
+            m = re.match(r"^(CONFIG_\w+)=(.*)$", line.strip())
+            if m:
+                opts.append((m.group(1), m.group(2)))
     return opts
 
 
-def _check_config(config):
-    """Kconfig silently drops options whose dependencies are unmet: refuse such a kernel."""
+def _kconfig_symbols(src):
+    """Every option the source's Kconfig files define."""
+    res = run(["grep", "-rhoE", "--include=Kconfig*", r"^\s*(menu)?config\s+\w+", src],
+              capture=True)
+    return {"CONFIG_" + l.split()[-1] for l in res.stdout.splitlines()}
+
+
+def _check_config(config, fragments, src):
+    """Kconfig silently drops options whose dependencies are unmet: refuse
+    such a kernel.  An option the source does not define at all is one a
+    shared fragment names for another kernel version: skipped."""
+    known = _kconfig_symbols(src)
     have = {}
     for line in config.read_text().splitlines():
         m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
         if m:
             have[m.group(1)] = m.group(2)
-    bad = [f"{k}={v} (got {have.get(k, 'unset')})" for k, v in _fragment_options()
-           if have.get(k, "n") != v]
+    bad = [f"{k}={v} (got {have.get(k, 'unset')})" for k, v in _fragment_options(fragments)
+           if k in known and have.get(k, "n") != v]
     if bad:
-        raise RunnerError("debug kernel config lost options of debug.config:\n  "
+        raise RunnerError("kernel config lost options of "
+                          + " + ".join(f.name for f in fragments) + ":\n  "
                           + "\n  ".join(bad))
 
 
-def _cache_key():
+def _cache_key(fragments, version):
     cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
     h = hashlib.sha256()
-    for part in (FRAGMENT.read_bytes(), source_version().encode(), cc.splitlines()[0].encode()):
+    for part in [f.read_bytes() for f in fragments] + [version.encode(),
+                                                      cc.splitlines()[0].encode()]:
         h.update(part)
         h.update(b"\0")
     return h.hexdigest()[:16]
 
 
-def debug():
-    src = source_tree()
-    obj = CACHE / f"kernel-debug-{_cache_key()}"
+def _build(name, src, version, fragments):
+    """The build tree of kernel @name: tinyconfig of @src with @fragments
+    merged over it, built once and cached."""
+    obj = CACHE / f"kernel-{name}-{_cache_key(fragments, version)}"
     stamp = obj / ".ktls-built"
     if not stamp.exists():
-        log(f"building the debug kernel in {obj} (about 15 min on 2 cores)")
+        log(f"building the {name} kernel in {obj} (some 15 min on 2 cores)")
         shutil.rmtree(obj, ignore_errors=True)
         obj.mkdir(parents=True)
         jobs = str(os.cpu_count() or 2)
         run(["make", "-s", "-C", src, f"O={obj}", "tinyconfig"], capture=True)
         run([src / "scripts/kconfig/merge_config.sh", "-m", "-O", obj,
-             obj / ".config", FRAGMENT], cwd=src, capture=True)
+             obj / ".config"] + fragments, cwd=src, capture=True)
         run(["make", "-s", "-C", src, f"O={obj}", "olddefconfig"], capture=True)
-        _check_config(obj / ".config")
+        _check_config(obj / ".config", fragments, src)
         # Niced: make check builds it while the distro kernel's guest
         # runs, which must keep its pace; the build takes what is idle.
         run(["nice", "-n", "19", "make", "-s", "-C", obj, f"-j{jobs}", "bzImage",
              "modules"], capture=True)
         stamp.write_text("ok\n")
-        _prune_old_builds(keep=obj)
-    _check_config(obj / ".config")
+        _prune_old_builds(name, keep=obj)
+    _check_config(obj / ".config", fragments, src)
+    return obj
+
+
+def _built_kernel(name, obj, **kw):
     # The kernel mounts the 9p root itself; there is no initramfs to do it.
     # With every driver built in, udev needs only the rule for the script
     # ports: the host's full rule set would cost minutes of coldplug.
-    return Kernel("debug", obj, obj, kunit=True, has_intree_tls=False,
-                  append=["root=/dev/root"],
-                  vng_args=["--rodir", f"/usr/lib/udev/rules.d={UDEV_RULES}"])
+    return Kernel(name, obj, obj, append=["root=/dev/root"],
+                  vng_args=["--rodir", f"/usr/lib/udev/rules.d={UDEV_RULES}"], **kw)
 
 
-def _prune_old_builds(keep):
-    for old in CACHE.glob("kernel-debug-*"):
+def debug():
+    obj = _build("debug", source_tree(), source_version(), [BASE_FRAGMENT, DEBUG_FRAGMENT])
+    return _built_kernel("debug", obj, kunit=True, has_intree_tls=False)
+
+
+def _prune_old_builds(name, keep):
+    for old in CACHE.glob(f"kernel-{name}-*"):
         if old != keep:
             shutil.rmtree(old, ignore_errors=True)
 
