@@ -49,8 +49,10 @@ def module(kernel, extra=()):
     return dest, warnings
 
 
-def selftests(src, hdrs):
-    out = OUT / "selftests"
+def selftests(src, hdrs, tag=""):
+    """Our kselftests, built with the harness and uapi of @src into
+    out/selftests<tag>."""
+    out = OUT / f"selftests{tag}"
     out.mkdir(parents=True, exist_ok=True)
     args = ["make", "-s", "-C", KSFT, f"KSFT_DIR={src}/tools/testing/selftests",
             f"OUTPUT={out}", f"KHDR_INCLUDES=-isystem {hdrs}"]

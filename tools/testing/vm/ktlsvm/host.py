@@ -16,6 +16,10 @@ CACHE = Path(os.environ.get("KTLS_CACHE", Path.home() / ".cache" / "ktls-hs"))
 SOURCE_PKG = "linux-source-6.12"
 # Debian 12's default kernel: its source holds the tls.c it is held to.
 SOURCE_PKG_61 = "linux-source-6.1"
+# Sources of kernels newer than Debian 12 ships, from the suite named
+# (ktlsvm/debsrc.py fetches them without touching the host's apt).
+SOURCE_PKG_73 = "linux-source-7.3"
+FOREIGN_SOURCES = {SOURCE_PKG_73: "trixie-backports"}
 
 APT_PACKAGES = [
     # the two kernels: the distro one, and the source of the debug one
@@ -104,6 +108,9 @@ def install_deps():
 
 
 def source_version(pkg=SOURCE_PKG):
+    if pkg in FOREIGN_SOURCES:
+        from . import debsrc
+        return debsrc.source(pkg, FOREIGN_SOURCES[pkg])[1]
     res = run(["dpkg-query", "-W", "-f=${Version}", pkg], capture=True)
     return res.stdout.strip()
 
@@ -111,6 +118,9 @@ def source_version(pkg=SOURCE_PKG):
 def source_tree(pkg=SOURCE_PKG):
     """The extracted source of a linux-source-X.Y package, unpacked once
     per package version."""
+    if pkg in FOREIGN_SOURCES:
+        from . import debsrc
+        return debsrc.source(pkg, FOREIGN_SOURCES[pkg])[0]
     ver = source_version(pkg)
     tree = CACHE / f"src-{ver}"
     if (tree / ".ktls-extracted").exists():
@@ -127,9 +137,10 @@ def source_tree(pkg=SOURCE_PKG):
     return tree
 
 
-def uapi_headers(src):
-    """usr/include of the source tree, built out of tree (the tree stays clean)."""
-    out = CACHE / f"uapi-{source_version()}"
+def uapi_headers(src, version=None):
+    """usr/include of the source tree (of @version, else Debian's 6.12),
+    built out of tree (the tree stays clean)."""
+    out = CACHE / f"uapi-{version or source_version()}"
     if not (out / ".ktls-done").exists():
         log("installing uapi headers of the kernel source")
         run(["make", "-s", "-C", src, f"O={out}", "headers"], capture=True)

@@ -3,9 +3,11 @@
 run.  6.1: Debian 12's default kernel (linux-image-amd64), the oldest the
 module builds for.  debug: built from Debian's linux-source-6.12 with the
 fragments base.config and debug.config (KUnit, KASAN, lockdep, kmemleak,
-...).  Built kernels are cached under ~/.cache/ktls-hs keyed by the
-fragments, the source version and the compiler, and rebuilt only when one
-of those changes."""
+...).  7.3: the newest upstream kernel, built from linux-source-7.3 of
+trixie-backports with base.config alone, fast under TCG, its own tls.ko
+the in-tree baseline.  Built kernels are cached under ~/.cache/ktls-hs
+keyed by the fragments, the source version and the compiler, and rebuilt
+only when one of those changes."""
 
 import hashlib
 import os
@@ -15,17 +17,18 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .host import CACHE, REPO, SOURCE_PKG, SOURCE_PKG_61, RunnerError, log, run, \
-    source_tree, source_version
+from .host import CACHE, REPO, SOURCE_PKG, SOURCE_PKG_61, SOURCE_PKG_73, RunnerError, log, \
+    run, source_tree, source_version
 
 BASE_FRAGMENT = REPO / "tools" / "testing" / "vm" / "base.config"
 DEBUG_FRAGMENT = REPO / "tools" / "testing" / "vm" / "debug.config"
+V7_FRAGMENT = REPO / "tools" / "testing" / "vm" / "7.x.config"
 UDEV_RULES = REPO / "tools" / "testing" / "vm" / "udev"
 
 
 @dataclass
 class Kernel:
-    name: str            # "distro", "debug", "6.1"
+    name: str            # "distro", "debug", "6.1", "7.3"
     image: Path          # what vng boots: a vmlinuz, or a build tree
     kdir: Path           # what modules build against
     kunit: bool          # CONFIG_KUNIT: the KUnit suites can run
@@ -154,13 +157,21 @@ def debug():
     return _built_kernel("debug", obj, kunit=True, has_intree_tls=False)
 
 
+def upstream_7_3():
+    """No KASAN or lockdep: under TCG it runs at the distro kernel's pace.
+    tls.ko is built (CONFIG_TLS=m) and the guest finds it by name."""
+    src, ver = source_tree(SOURCE_PKG_73), source_version(SOURCE_PKG_73)
+    obj = _build("7.3", src, ver, [BASE_FRAGMENT, V7_FRAGMENT])
+    return _built_kernel("7.3", obj, kunit=False, has_intree_tls=True, source=SOURCE_PKG_73)
+
+
 def _prune_old_builds(name, keep):
     for old in CACHE.glob(f"kernel-{name}-*"):
         if old != keep:
             shutil.rmtree(old, ignore_errors=True)
 
 
-KERNELS = {"distro": distro, "debug": debug, "6.1": bookworm}
+KERNELS = {"distro": distro, "debug": debug, "6.1": bookworm, "7.3": upstream_7_3}
 
 
 def by_name(name):
