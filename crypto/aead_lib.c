@@ -287,21 +287,20 @@ static void ktls_chacha20_xor(const struct ktls_lib_aead *a, const u8 *nonce,
 }
 
 /* Absorb @len bytes into Poly1305 as whole blocks, the last zero-padded. */
-static void ktls_poly1305_padded(struct poly1305_state *acc,
-				 const struct poly1305_core_key *key,
-				 const u8 *p, size_t len)
+static void ktls_poly1305_padded(struct ktls_poly1305 *mac, const u8 *p,
+				 size_t len)
 {
 	u8 last[POLY1305_BLOCK_SIZE];
 	size_t full = len / POLY1305_BLOCK_SIZE;
 
 	/* RFC 8439 pads to whole blocks, so each one has the 2^128 bit. */
 	if (full)
-		poly1305_core_blocks(acc, key, p, full, 1);
+		ktls_poly1305_blocks(mac, p, full);
 	len %= POLY1305_BLOCK_SIZE;
 	if (len) {
 		memset(last, 0, sizeof(last));
 		memcpy(last, p + full * POLY1305_BLOCK_SIZE, len);
-		poly1305_core_blocks(acc, key, last, 1, 1);
+		ktls_poly1305_blocks(mac, last, 1);
 	}
 }
 
@@ -312,32 +311,23 @@ static void ktls_chacha20_poly1305_tag(const struct ktls_lib_aead *a,
 {
 	struct ktls_chacha_state state;
 	u8 block0[CHACHA_BLOCK_SIZE];
-	struct poly1305_core_key key;
-	struct poly1305_state acc;
+	struct ktls_poly1305 mac;
 	u8 lens[POLY1305_BLOCK_SIZE];
-	u32 s[4];
-	unsigned int i;
 
 	/* The one-time key: r then s, the first 32 bytes of block 0. */
 	ktls_chacha20_init(a, nonce, 0, &state);
 	ktls_chacha_block(&state, block0, KTLS_CHACHA_ROUNDS);
-	poly1305_core_setkey(&key, block0);
-	for (i = 0; i < ARRAY_SIZE(s); i++)
-		s[i] = get_unaligned_le32(block0 + POLY1305_BLOCK_SIZE + 4 * i);
+	ktls_poly1305_init(&mac, block0);
 
-	poly1305_core_init(&acc);
-	ktls_poly1305_padded(&acc, &key, aad, aad_len);
-	ktls_poly1305_padded(&acc, &key, ct, ct_len);
+	ktls_poly1305_padded(&mac, aad, aad_len);
+	ktls_poly1305_padded(&mac, ct, ct_len);
 	put_unaligned_le64(aad_len, lens);
 	put_unaligned_le64(ct_len, lens + 8);
-	poly1305_core_blocks(&acc, &key, lens, 1, 1);
-	poly1305_core_emit(&acc, s, tag);
+	ktls_poly1305_blocks(&mac, lens, 1);
+	ktls_poly1305_final(&mac, tag);
 
 	memzero_explicit(&state, sizeof(state));
 	memzero_explicit(block0, sizeof(block0));
-	memzero_explicit(&key, sizeof(key));
-	memzero_explicit(&acc, sizeof(acc));
-	memzero_explicit(s, sizeof(s));
 }
 
 /* AES of CCM counter block A_@ctr (RFC 3610 2.3). */

@@ -14,8 +14,10 @@
 
 #include <crypto/aes.h>
 #include <crypto/chacha.h>
+#include <crypto/internal/poly1305.h>
 #include <crypto/sha2.h>
 #include <linux/string.h>
+#include <linux/unaligned.h>
 #include <linux/version.h>
 
 /*
@@ -90,6 +92,68 @@ static inline void ktls_chacha_block(struct ktls_chacha_state *st, u8 *out,
 #define ktls_sha256_ctx sha256_ctx
 #else
 #define ktls_sha256_ctx sha256_state
+#endif
+
+/*
+ * Poly1305 over whole 16-byte blocks (the AEAD pads to them).  The
+ * generic core (poly1305_core_*()), which never touches the FPU, is
+ * used where the kernel has it: up to 6.x wherever the library is
+ * built; in 7.x only where the architecture has no code of its own or
+ * something (Adiantum) selects it.  Elsewhere the library's one-shot
+ * API, whose architecture code uses the FPU only where the context
+ * allows.  This is a test of the configuration, not of the version.
+ */
+#if IS_REACHABLE(CONFIG_CRYPTO_LIB_POLY1305_GENERIC)
+struct ktls_poly1305 {
+	struct poly1305_core_key key;
+	struct poly1305_state acc;
+	u32 s[4];
+};
+
+/* @otk: the 32-byte one-time key, r then s. */
+static inline void ktls_poly1305_init(struct ktls_poly1305 *p, const u8 *otk)
+{
+	unsigned int i;
+
+	poly1305_core_setkey(&p->key, otk);
+	for (i = 0; i < ARRAY_SIZE(p->s); i++)
+		p->s[i] = get_unaligned_le32(otk + POLY1305_BLOCK_SIZE + 4 * i);
+	poly1305_core_init(&p->acc);
+}
+
+static inline void ktls_poly1305_blocks(struct ktls_poly1305 *p, const u8 *src,
+					unsigned int nblocks)
+{
+	poly1305_core_blocks(&p->acc, &p->key, src, nblocks, 1);
+}
+
+/* The tag; @p is wiped. */
+static inline void ktls_poly1305_final(struct ktls_poly1305 *p, u8 *tag)
+{
+	poly1305_core_emit(&p->acc, p->s, tag);
+	memzero_explicit(p, sizeof(*p));
+}
+#else
+struct ktls_poly1305 {
+	struct poly1305_desc_ctx desc;
+};
+
+static inline void ktls_poly1305_init(struct ktls_poly1305 *p, const u8 *otk)
+{
+	poly1305_init(&p->desc, otk);
+}
+
+static inline void ktls_poly1305_blocks(struct ktls_poly1305 *p, const u8 *src,
+					unsigned int nblocks)
+{
+	poly1305_update(&p->desc, src, nblocks * POLY1305_BLOCK_SIZE);
+}
+
+static inline void ktls_poly1305_final(struct ktls_poly1305 *p, u8 *tag)
+{
+	poly1305_final(&p->desc, tag);
+	memzero_explicit(p, sizeof(*p));
+}
 #endif
 
 #endif /* _KTLS_HS_COMPAT_CRYPTO_H */
