@@ -171,3 +171,51 @@ int ktls_compat_prot_recvmsg(struct sock *sk, struct msghdr *msg, size_t len,
 	return ktls_prot_recvmsg(sk, msg, len, flags);
 }
 #endif
+
+#ifdef KTLS_NO_REQSK_FREE
+/*
+ * Free a request sock nobody holds any more, as the core does: its
+ * protocol's own state first, then the reference it holds on its
+ * listener, a SYN saved for getsockopt(TCP_SAVED_SYN), and its memory,
+ * which came from its protocol's cache.
+ */
+void ktls_reqsk_free(struct request_sock *req)
+{
+	const struct request_sock_ops *ops = req->rsk_ops;
+
+	if (ops->destructor)
+		ops->destructor(req);
+	if (req->rsk_listener)
+		sock_put(req->rsk_listener);
+	kfree(req->saved_syn);
+	kmem_cache_free(ops->slab, req);
+}
+#endif
+
+#ifdef KTLS_NO_REQSK_QUEUE_ADD
+/*
+ * Put a request back at the tail of its listener's accept queue, as TCP
+ * queues a new one: under the queue's lock, which also orders the
+ * backlog count (net/hs/listen.c takes it for its own adjustments).
+ * The caller holds the listener's handshake state open, so the listener
+ * cannot have stopped, and inet_csk_listen_stop() will find the request
+ * there if it stops later.
+ */
+void ktls_reqsk_queue_add(struct sock *lsk, struct request_sock *req,
+			  struct sock *child)
+{
+	struct request_sock_queue *queue = &inet_csk(lsk)->icsk_accept_queue;
+
+	spin_lock(&queue->rskq_lock);
+	WARN_ON_ONCE(lsk->sk_state != TCP_LISTEN);
+	req->sk = child;
+	req->dl_next = NULL;
+	if (queue->rskq_accept_head)
+		queue->rskq_accept_tail->dl_next = req;
+	else
+		WRITE_ONCE(queue->rskq_accept_head, req);
+	queue->rskq_accept_tail = req;
+	sk_acceptq_added(lsk);
+	spin_unlock(&queue->rskq_lock);
+}
+#endif

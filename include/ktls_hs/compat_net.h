@@ -145,6 +145,47 @@ int ktls_compat_sendpage_locked(struct sock *sk, struct page *page,
 				int offset, size_t size, int flags);
 #endif
 
+/*
+ * Request socks of an armed listener's children.  While a child's
+ * handshake runs, net/hs/listen.c holds its request out of the accept
+ * queue, then puts it back (done) or frees it with the child (failed).
+ * Kernels up to 6.12 give modules both calls (__reqsk_free() inline in
+ * <net/request_sock.h>); 7.x keeps them to the core.  Kbuild defines
+ * KTLS_NO_REQSK_FREE / KTLS_NO_REQSK_QUEUE_ADD where the kernel does, and
+ * net/compat.c stands in.
+ */
+#ifdef KTLS_NO_REQSK_FREE
+void ktls_reqsk_free(struct request_sock *req);
+#endif
+
+/* Drop a reference to @req, freeing it with the last. */
+static inline void ktls_reqsk_put(struct request_sock *req)
+{
+#ifdef KTLS_NO_REQSK_FREE
+	if (refcount_dec_and_test(&req->rsk_refcnt))
+		ktls_reqsk_free(req);
+#else
+	reqsk_put(req);
+#endif
+}
+
+/*
+ * Append @req, whose child is @child, to the accept queue of @lsk, which
+ * must still be listening (the caller knows it is not closing): only
+ * then does the kernel's call leave @req and @child to the queue alone.
+ */
+#ifdef KTLS_NO_REQSK_QUEUE_ADD
+void ktls_reqsk_queue_add(struct sock *lsk, struct request_sock *req,
+			  struct sock *child);
+#else
+static inline void ktls_reqsk_queue_add(struct sock *lsk,
+					struct request_sock *req,
+					struct sock *child)
+{
+	inet_csk_reqsk_queue_add(lsk, req, child);
+}
+#endif
+
 /* What the socket ops of ours need on this kernel beyond those of 6.12. */
 static inline void ktls_compat_ops_init(struct proto_ops *ops)
 {

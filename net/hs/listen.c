@@ -121,7 +121,7 @@ static void ktls_hs_close_child(struct sock *child, struct request_sock *req)
 	read_descriptor_t desc = { .count = 1 };
 
 	if (req)
-		reqsk_put(req);
+		ktls_reqsk_put(req);
 	lock_sock(child);
 	if (child->sk_state != TCP_LISTEN)
 		tcp_read_sock(child, &desc, ktls_hs_discard_actor);
@@ -301,7 +301,7 @@ void ktls_hs_listen_child_end(struct ktls_hs_conn *conn)
 		ktls_hs_backlog_adjust(l, -1);
 		if (done) {
 			/* Not closing, so still listening: the add succeeds. */
-			inet_csk_reqsk_queue_add(lsk, req, conn->sk);
+			ktls_reqsk_queue_add(lsk, req, conn->sk);
 			wake = true;
 		} else {
 			conn->req = req;
