@@ -31,11 +31,13 @@ enum ktls_hash {
 
 /*
  * Room for the exported running state of either hash.  The SHA-2
- * implementations of 6.12 export their descriptor context, at most a
- * struct sha512_state (208 bytes); ktls_kdf_init() refuses an
- * implementation that needs more.
+ * implementations of 6.1 and 6.12 export their descriptor context, at
+ * most a struct sha512_state (208 bytes); newer kernels' shash (7.3's)
+ * exports the library's context followed by one byte, the length of
+ * the partial block (209).  Rounded up to the alignment;
+ * ktls_kdf_init() refuses an implementation that needs more.
  */
-#define KTLS_HASH_STATE_SIZE	208
+#define KTLS_HASH_STATE_SIZE	216
 
 int ktls_kdf_init(void);
 void ktls_kdf_exit(void);
