@@ -110,11 +110,14 @@ def _check_config(config, fragments, src):
 
 
 def _cache_key(fragments, version):
+    """The build's cache key: the options the fragments set, in the order
+    they are merged (comments and moves between fragments rebuild
+    nothing), the source version and the compiler."""
     cc = subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout
     h = hashlib.sha256()
-    for part in [f.read_bytes() for f in fragments] + [version.encode(),
-                                                      cc.splitlines()[0].encode()]:
-        h.update(part)
+    parts = [f"{k}={v}" for k, v in _fragment_options(fragments)]
+    for part in parts + [version, cc.splitlines()[0]]:
+        h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:16]
 
