@@ -466,6 +466,16 @@ struct tcp_ulp_ops ktls_ulp_ops __read_mostly = {
 };
 EXPORT_SYMBOL_IF_KUNIT(ktls_ulp_ops);
 
+/*
+ * connect(AF_UNSPEC) would have TCP drop its queues and sequence state
+ * under records, keys and a handshake that go on referring to them; the
+ * socket is not reused after TLS, as with upstream.
+ */
+static int ktls_disconnect(struct sock *sk, int flags)
+{
+	return -EOPNOTSUPP;
+}
+
 static void ktls_build_prot(enum ktls_family family, struct proto *base,
 			    const struct proto_ops *base_ops)
 {
@@ -476,6 +486,7 @@ static void ktls_build_prot(enum ktls_family family, struct proto *base,
 	p->setsockopt = ktls_setsockopt;
 	p->getsockopt = ktls_getsockopt;
 	p->close = ktls_close;
+	p->disconnect = ktls_disconnect;
 	p->sendmsg = ktls_prot_sendmsg;
 	p->splice_eof = ktls_prot_splice_eof;
 	p->recvmsg = KTLS_PROT_RECVMSG_OP;

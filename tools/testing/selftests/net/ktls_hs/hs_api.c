@@ -530,6 +530,28 @@ TEST_F(per_socket, holds_data_path_then_times_out)
 	EXPECT_EQ(errno, ETIMEDOUT);
 }
 
+/*
+ * connect(AF_UNSPEC) would have TCP drop the queues and state the
+ * handshake runs on: refused, before and during the handshake, and the
+ * handshake is not disturbed (it ends on its own timeout here).
+ */
+TEST_F(per_socket, no_disconnect)
+{
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	char buf[16];
+
+	EXPECT_EQ(connect(self->sfd, &unspec, sizeof(unspec)), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	ASSERT_EQ(set_u32(self->sfd, KTLS_HS_IDENTITY, self->key), 0);
+	ASSERT_EQ(set_u32(self->sfd, KTLS_HS_TIMEOUT, 500), 0);
+	ASSERT_EQ(setsockopt(self->sfd, SOL_TLS, KTLS_HS_START, NULL, 0), 0);
+	ASSERT_EQ(send(self->cfd, "\x16\x03\x01", 3, 0), 3);
+	EXPECT_EQ(connect(self->sfd, &unspec, sizeof(unspec)), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	EXPECT_EQ(recv(self->sfd, buf, sizeof(buf), 0), -1);
+	EXPECT_EQ(errno, ETIMEDOUT);
+}
+
 TEST_F(per_socket, not_after_keys)
 {
 	struct tls12_crypto_info_aes_gcm_128 info = {
