@@ -181,6 +181,7 @@ void ktls_device_rx_next(struct ktls_rx_offload *rxo,
 		bitmap_clear(rxo->dec, 0, min_t(unsigned int, len, KTLS_REC_MAX));
 		rxo->nr_dec = 0;
 	}
+	/* At the last number the software path fails the socket. */
 	ktls_record_advance(prot, &rxo->dev_crypto);
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_device_rx_next);

@@ -136,15 +136,17 @@ static void ktls_be_inc(u8 *p, unsigned int len)
 			break;
 }
 
-void ktls_record_advance(const struct ktls_prot *prot, struct ktls_crypto *c)
+bool ktls_record_advance(const struct ktls_prot *prot, struct ktls_crypto *c)
 {
-	/*
-	 * 2^64 records cannot be sent at any real rate, and TLS 1.3 peers
-	 * rekey long before (RFC 8446 5.5); the wrap needs no check.
-	 */
 	c->seq++;
 	if (ktls_has_explicit_nonce(prot))
 		ktls_be_inc(c->iv + prot->cipher->salt_len, prot->nonce_len);
+	/*
+	 * Not at any real rate, but userspace sets the first number
+	 * (TLS_TX/TLS_RX's rec_seq), and sequence numbers never wrap
+	 * (RFC 5246 6.1, RFC 8446 5.3): a nonce would repeat.
+	 */
+	return c->seq != 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_record_advance);
 

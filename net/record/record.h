@@ -233,8 +233,12 @@ void ktls_record_iv(u8 iv[KTLS_AEAD_IV_LEN], const struct ktls_prot *prot,
  */
 unsigned int ktls_record_aad(u8 *aad, const struct ktls_prot *prot, u64 seq,
 			     u8 type, unsigned int inner_len);
-/* Advance to the next record: seq + 1, and the 1.2 explicit nonce. */
-void ktls_record_advance(const struct ktls_prot *prot, struct ktls_crypto *c);
+/*
+ * Advance to the next record: seq + 1, and the 1.2 explicit nonce.
+ * Returns false where the record just done had the last sequence number,
+ * 2^64 - 1: no record may follow under these keys.
+ */
+bool ktls_record_advance(const struct ktls_prot *prot, struct ktls_crypto *c);
 /*
  * Check the header @hdr of a received record: returns the length of the
  * whole record, header included, or -EMSGSIZE (longer than the framing

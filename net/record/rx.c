@@ -214,6 +214,8 @@ static int ktls_rx_wait(struct sock *sk, struct ktls_ctx *ctx,
 			return 0;
 		if (rx->key_expired)
 			return -EKEYEXPIRED;
+		if (rx->seq_spent)
+			return -EBADMSG;
 		if (!rx->cur) {
 			rx->cur = ktls_rx_rec_alloc(rx);
 			if (!rx->cur)
@@ -251,6 +253,20 @@ static int ktls_rx_fail(struct sock *sk, struct ktls_rx *rx, int err)
 	WRITE_ONCE(sk->sk_err, -err);
 	sk_error_report(sk);
 	return err;
+}
+
+/*
+ * The record just opened had the last sequence number: it is delivered,
+ * and nothing is framed after it, since the next would reuse a nonce
+ * (sequence numbers never wrap: RFC 5246 6.1, RFC 8446 5.3).  Reads get
+ * EBADMSG once the delivered data is taken, as with upstream.
+ */
+static void ktls_rx_seq_spent(struct sock *sk, struct ktls_rx *rx)
+{
+	rx->stopped = true;
+	rx->seq_spent = true;
+	WRITE_ONCE(sk->sk_err, EBADMSG);
+	sk_error_report(sk);
 }
 
 /* A decryption failure breaks the stream for good. */
@@ -583,7 +599,8 @@ static int ktls_rx_opened(struct sock *sk, struct ktls_ctx *ctx,
 	}
 	rec->off = prot->prepend_len;
 	rec->plain = pos - prot->prepend_len;
-	ktls_record_advance(prot, &ctx->rx_crypto);
+	if (!ktls_record_advance(prot, &ctx->rx_crypto))
+		ktls_rx_seq_spent(sk, rx);
 	if (ctx->keys_from_kernel) {
 		err = ktls_rx_check_type(sk, rx, rec);
 		if (err)
@@ -778,7 +795,8 @@ static int ktls_rx_decrypt(struct sock *sk, struct ktls_ctx *ctx,
 		err = ktls_rx_decrypt_zc(sk, ctx, rx, src, to, cryptlen);
 		if (err >= 0) {
 			*zc_len = err;
-			ktls_record_advance(prot, c);
+			if (!ktls_record_advance(prot, c))
+				ktls_rx_seq_spent(sk, rx);
 			ktls_rx_next(sk, rx);
 			return KTLS_RX_ZC;
 		}

@@ -63,6 +63,8 @@ struct ktls_rx_rec {
  * @stopped:	the stream is broken (framing error) or ended (close_notify):
  *		nothing more is pulled
  * @key_expired: a KeyUpdate was received, records wait for new keys
+ * @seq_spent:	the last record opened had the last sequence number: what
+ *		follows is never opened, reads end in EBADMSG
  * @reader_present: a reader holds the record stream
  * @closing:	ktls_rx_close() ran: @fill_work must not touch the socket
  * @peer_closed: the peer's close_notify was read: EOF from here on, and
@@ -105,6 +107,7 @@ struct ktls_rx {
 	bool dev_seen;
 	bool stopped;
 	bool key_expired;
+	bool seq_spent;
 	bool reader_present;
 	bool closing;
 	bool peer_closed;

@@ -493,6 +493,19 @@ static u32 ktls_tx_seq_of(struct sock *sk, const struct ktls_tx *tx,
  * nonce written in clear, plaintext (and the TLS 1.3 inner type)
  * encrypted behind them.  The caller makes sure a slot is free.
  */
+/*
+ * The last sequence number is never used: no record could follow it
+ * (ktls_record_advance()), and upstream fails the socket with EBADMSG as
+ * it seals that record, so TCP never sends it.  Every write from here on
+ * gets EBADMSG; a TLS 1.3 sender rekeys long before (RFC 8446 5.5).
+ */
+static int ktls_tx_seq_spent(struct sock *sk)
+{
+	WRITE_ONCE(sk->sk_err, EBADMSG);
+	sk_error_report(sk);
+	return -EBADMSG;
+}
+
 static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 			struct ktls_tx *tx)
 {
@@ -510,6 +523,8 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	sock_owned_by_me(sk);
 	if (WARN_ON_ONCE(tx->count == KTLS_TX_QUEUE))
 		return -ENOSPC;
+	if (unlikely(c->seq == U64_MAX))
+		return ktls_tx_seq_spent(sk);
 	rec = &tx->queue[(tx->head + tx->count) % KTLS_TX_QUEUE];
 
 	inner = tx->plain_len + prot->tail_len;
@@ -591,6 +606,7 @@ static int ktls_tx_seal(struct sock *sk, struct ktls_ctx *ctx,
 	}
 
 sealed:
+	/* Cannot wrap: the last number is refused above. */
 	ktls_record_advance(prot, c);
 	rec->next = 0;
 	rec->left = KTLS_HEADER_LEN + body;

@@ -562,7 +562,7 @@ static void record_advance_counts(struct kunit *test)
 		c->iv[salt + 7] = 0xfe;
 	}
 	for (i = 0; i < 3; i++)
-		ktls_record_advance(&prot, c);
+		KUNIT_EXPECT_TRUE(test, ktls_record_advance(&prot, c));
 	KUNIT_EXPECT_EQ(test, c->seq, v->seq + 3);
 	if (prot.nonce_len) {
 		want[salt + 4]++;
@@ -571,6 +571,19 @@ static void record_advance_counts(struct kunit *test)
 		want[salt + 7] = 1;
 	}
 	KUNIT_EXPECT_MEMEQ(test, c->iv, want, sizeof(want));
+}
+
+/* Sequence numbers never wrap: the last one says no record may follow. */
+static void record_advance_last(struct kunit *test)
+{
+	const struct rec_vector *v = rec_param(test);
+	struct ktls_prot prot;
+	struct ktls_crypto *c = rec_crypto(test, v, &prot);
+
+	c->seq = U64_MAX - 1;
+	KUNIT_EXPECT_TRUE(test, ktls_record_advance(&prot, c));
+	KUNIT_EXPECT_EQ(test, c->seq, U64_MAX);
+	KUNIT_EXPECT_FALSE(test, ktls_record_advance(&prot, c));
 }
 
 /* A sealed record opens again after a round trip through both directions. */
@@ -584,7 +597,7 @@ static void record_roundtrip_advanced(struct kunit *test)
 	struct scatterlist sg;
 	u8 *buf;
 
-	ktls_record_advance(&prot, c);
+	KUNIT_ASSERT_TRUE(test, ktls_record_advance(&prot, c));
 	buf = rec_buf(test, &prot, v, true, &len);
 	ktls_record_aad(buf, &prot, c->seq, v->type, inner);
 	memcpy(explicit, c->iv + prot.cipher->salt_len, prot.nonce_len);
@@ -708,6 +721,7 @@ static struct kunit_case record_cases[] = {
 	KUNIT_CASE_PARAM(record_decrypt_bad_tag, rec_vector_gen_params),
 	KUNIT_CASE_PARAM(record_decrypt_wrong_seq, rec_vector_gen_params),
 	KUNIT_CASE_PARAM(record_advance_counts, rec_vector_gen_params),
+	KUNIT_CASE_PARAM(record_advance_last, rec_vector_gen_params),
 	KUNIT_CASE_PARAM(record_roundtrip_advanced, rec_vector_gen_params),
 	KUNIT_CASE(cipher_unknown_types),
 	KUNIT_CASE(cipher_table_bounds),

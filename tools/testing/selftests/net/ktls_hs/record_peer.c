@@ -31,18 +31,24 @@ struct conn {
 	__u8 buf[2 * TLSREC_MAX];
 };
 
-static int conn_setup(struct conn *p, __u16 version, __u16 cipher)
+static int conn_setup_at(struct conn *p, __u16 version, __u16 cipher,
+			 __u64 tx_seq, __u64 rx_seq)
 {
 	if (tlsrec_tcp_pair(&p->ktls, &p->raw, 5))
 		return -1;
-	if (tlsrec_init(&p->out, version, cipher, 1, TX_SEQ) ||
-	    tlsrec_init(&p->in, version, cipher, 2, RX_SEQ))
+	if (tlsrec_init(&p->out, version, cipher, 1, tx_seq) ||
+	    tlsrec_init(&p->in, version, cipher, 2, rx_seq))
 		return -1;
 	if (tlsrec_ulp(p->ktls) ||
 	    tlsrec_set_key(p->ktls, TLS_TX, &p->out) ||
 	    tlsrec_set_key(p->ktls, TLS_RX, &p->in))
 		return -1;
 	return 0;
+}
+
+static int conn_setup(struct conn *p, __u16 version, __u16 cipher)
+{
+	return conn_setup_at(p, version, cipher, TX_SEQ, RX_SEQ);
 }
 
 static void conn_teardown(struct conn *p)
@@ -561,6 +567,111 @@ TEST_F(peer, both_directions_interleaved)
 		ASSERT_EQ(recv(p->ktls, p->buf, sizeof(p->buf), 0), 64 - i);
 		EXPECT_EQ(memcmp(p->buf, msg, 64 - i), 0);
 	}
+}
+
+/*
+ * connect(AF_UNSPEC) would have TCP drop its queues under the records:
+ * refused with EOPNOTSUPP, as upstream does, and the stream goes on.
+ */
+TEST_F(peer, disconnect_refused)
+{
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	struct conn *p = &self->p;
+	__u8 *data;
+
+	ASSERT_EQ(peer_send(p, TLSREC_DATA, "queued", 6, 0), 0);
+	EXPECT_EQ(connect(p->ktls, &unspec, sizeof(unspec)), -1);
+	EXPECT_EQ(errno, EOPNOTSUPP);
+	ASSERT_EQ(recv(p->ktls, p->buf, sizeof(p->buf), 0), 6);
+	EXPECT_EQ(memcmp(p->buf, "queued", 6), 0);
+	ASSERT_EQ(send(p->ktls, "after", 5, 0), 5);
+	ASSERT_EQ(peer_recv_check(_metadata, p, TLSREC_DATA, &data), 5);
+	EXPECT_EQ(memcmp(data, "after", 5), 0);
+}
+
+/*
+ * The end of the sequence numbers (RFC 5246 6.1, RFC 8446 5.3: they never
+ * wrap, or a nonce would repeat): keys set two records before it.
+ */
+#define LAST_SEQ	(~0ULL)
+
+FIXTURE(seq_end)
+{
+	struct conn p;
+};
+
+FIXTURE_VARIANT(seq_end)
+{
+	__u16 version;
+	__u16 cipher;
+};
+
+/* An explicit nonce (1.2 GCM) and none (1.2 ChaCha20, 1.3). */
+FIXTURE_VARIANT_ADD(seq_end, tls12_aes_gcm_128)
+{
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_VARIANT_ADD(seq_end, tls12_chacha20_poly1305)
+{
+	.version = TLS_1_2_VERSION,
+	.cipher = TLS_CIPHER_CHACHA20_POLY1305,
+};
+
+FIXTURE_VARIANT_ADD(seq_end, tls13_aes_gcm_128)
+{
+	.version = TLS_1_3_VERSION,
+	.cipher = TLS_CIPHER_AES_GCM_128,
+};
+
+FIXTURE_SETUP(seq_end)
+{
+	ASSERT_EQ(conn_setup_at(&self->p, variant->version, variant->cipher,
+				LAST_SEQ - 1, LAST_SEQ - 1), 0)
+		TH_LOG("kTLS setup: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(seq_end)
+{
+	conn_teardown(&self->p);
+}
+
+/*
+ * The record before the last number goes out; then every write fails with
+ * EBADMSG, as upstream's do once they reach the last number, and nothing
+ * more reaches the wire.
+ */
+TEST_F(seq_end, send_stops)
+{
+	struct conn *p = &self->p;
+	__u8 *data;
+
+	ASSERT_EQ(send(p->ktls, "one", 3, 0), 3);
+	ASSERT_EQ(peer_recv_check(_metadata, p, TLSREC_DATA, &data), 3);
+	EXPECT_EQ(memcmp(data, "one", 3), 0);
+	EXPECT_EQ(send(p->ktls, "two", 3, 0), -1);
+	EXPECT_EQ(errno, EBADMSG);
+	EXPECT_EQ(send(p->ktls, "three", 5, 0), -1);
+	EXPECT_EQ(recv(p->raw, p->rec, 1, MSG_DONTWAIT), -1)
+		TH_LOG("a record went out after the sequence numbers ended");
+}
+
+/*
+ * The peer's records up to the last number are read; what follows would
+ * repeat a nonce and is not opened: EBADMSG once the data before is read.
+ */
+TEST_F(seq_end, recv_stops)
+{
+	struct conn *p = &self->p;
+
+	ASSERT_EQ(peer_send(p, TLSREC_DATA, "one", 3, 0), 0);
+	ASSERT_EQ(peer_send(p, TLSREC_DATA, "last", 4, 0), 0);
+	ASSERT_EQ(peer_send(p, TLSREC_DATA, "wrapped", 7, 0), 0);
+	ASSERT_EQ(tlsrec_recv_all(p->ktls, p->buf, 7), 7);
+	EXPECT_EQ(memcmp(p->buf, "onelast", 7), 0);
+	EXPECT_EQ(recv(p->ktls, p->buf, sizeof(p->buf), 0), -1);
+	EXPECT_EQ(errno, EBADMSG);
 }
 
 /* TLS 1.3 only: the inner plaintext (RFC 8446 5.2 and 5.4). */
