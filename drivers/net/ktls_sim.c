@@ -1578,7 +1578,7 @@ static int __init ktls_sim_module_init(void)
 {
 	int err;
 
-	ktls_sim_wq = alloc_workqueue("ktls_sim", 0, 0);
+	ktls_sim_wq = alloc_workqueue("ktls_sim", KTLS_WQ_PERCPU, 0);
 	if (!ktls_sim_wq)
 		return -ENOMEM;
 	ktls_sim_dbg_root = debugfs_create_dir("ktls_sim", NULL);

@@ -32,6 +32,17 @@ typedef unsigned __int128 u128;
 #endif
 
 /*
+ * A workqueue bound to CPUs, the default before 7.x, is asked for by
+ * name there (WQ_PERCPU: neither it nor WQ_UNBOUND warns).  Kernels
+ * without the flag get 0, their default; Kbuild tells which.
+ */
+#ifdef KTLS_NO_WQ_PERCPU
+#define KTLS_WQ_PERCPU	0
+#else
+#define KTLS_WQ_PERCPU	WQ_PERCPU
+#endif
+
+/*
  * The structure holding a timer_list, in its callback: from_timer()
  * became timer_container_of() in 6.16, and the old name went away.
  */
