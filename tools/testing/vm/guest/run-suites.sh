@@ -148,32 +148,32 @@ run_install() {
 }
 
 # DKMS, as a user of a kernel we ship no build for installs the module:
-# the sources alone (no object of the host's build) in /usr/src, built by
-# dkms in the guest against the running kernel's installed headers,
-# installed into /lib/modules/<release>/updates/dkms (throwaway overlays),
-# and loaded by modprobe.  The module compiles in the guest, under TCG
-# more than half an hour: `run check` leaves this suite to a run by hand.
+# DKMS on the host built it from the sources alone (no object of the
+# host's own build) against this kernel's installed headers, which the
+# guest shares, and packed a binaries-only DKMS tarball; here dkms loads
+# it, installs it into /lib/modules/<release>/updates/dkms (throwaway
+# overlays), and modprobe loads it.  The compile is the host's: under
+# TCG the guest's own takes more than half an hour.
 run_dkms() {
-	local tap=$R/dkms.tap ver src path release rc
+	local tap=$R/dkms.tap ver release rc path
 	release=$(uname -r)
 	echo "TAP version 13" > "$tap"
 	echo "1..4" >> "$tap"
 	check() { if eval "$2"; then echo "ok $1" >> "$tap"; else echo "not ok $1" >> "$tap"; fi; }
 
 	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$KTLS_MODDIR/dkms.conf")
-	src=/usr/src/ktls-hs-$ver
 	rmmod ktls_hs
-	rm -rf "$src" && mkdir -p "$src"
-	(cd "$KTLS_MODDIR" && tar --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
-		--exclude='*.mod.c' --exclude='.*.cmd' --exclude=Module.symvers \
-		--exclude=modules.order -cf - .) | tar -xf - -C "$src"
 	{
-		dkms add -m ktls-hs -v "$ver" &&
-			dkms build -m ktls-hs -v "$ver" -k "$release" &&
+		# dkms 3.0's ldtarball of a binaries-only tarball exits 1 when
+		# /usr/src has no sources for the module, binaries loaded or
+		# not: dkms status says whether they were.
+		dkms ldtarball "$KTLS_DKMS_TARBALL"
+		dkms status -m ktls-hs -v "$ver" -k "$release" | grep -q ': built$' &&
 			dkms install -m ktls-hs -v "$ver" -k "$release"
 	} > "$R/dkms.log" 2>&1
 	rc=$?
-	check "1 dkms builds and installs ktls-hs $ver against $release's headers" '[ $rc -eq 0 ]'
+	check "1 dkms loads the host's build of ktls-hs $ver for $release and installs it" \
+		'[ $rc -eq 0 ]'
 	path=$(modinfo -n ktls_hs 2>/dev/null)
 	check "2 modprobe finds the DKMS build ($path)" \
 		'[[ $path == /lib/modules/$release/updates/dkms/* ]]'

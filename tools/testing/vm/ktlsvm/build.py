@@ -4,6 +4,7 @@ our kselftests, and the upstream tls.c selftest of the kernel source,
 adapted at build time to compile, and cut into pieces run in parallel."""
 
 import re
+import shutil
 
 from .host import OUT, REPO, RunnerError, log, run
 
@@ -47,6 +48,41 @@ def module(kernel, extra=()):
         if not (dest / ko).exists():
             raise RunnerError(f"{kernel.name}: {ko} was not built")
     return dest, warnings
+
+
+def dkms_tarball(kernel, release):
+    """DKMS builds the module from its sources against @release's installed
+    headers (/lib/modules/<release>/build), on the host, in a DKMS tree of
+    its own under out/dkms/<kernel>; the result is a binaries-only DKMS
+    tarball, which the guest's dkms suite loads and installs (dkms
+    ldtarball, dkms install), as a build host's tarball reaches the
+    machines of a fleet.  The compile is the host's: under TCG the
+    guest's own takes over half an hour."""
+    conf = (REPO / "dkms.conf").read_text()
+    m = re.search(r'^PACKAGE_VERSION="(.+)"$', conf, re.M)
+    if not m:
+        raise RunnerError("dkms.conf has no PACKAGE_VERSION")
+    ver = m.group(1)
+    work = OUT / "dkms" / kernel.name
+    shutil.rmtree(work, ignore_errors=True)
+    src = work / "src" / f"ktls-hs-{ver}"
+    src.mkdir(parents=True)
+    srcs = [s for s in MODULE_SOURCES if (REPO / s).exists()]
+    run(["rsync", "-aR", "--exclude=*.o", "--exclude=*.ko", "--exclude=.*.cmd"] + srcs
+        + [f"{src}/"], cwd=REPO)
+    tree = work / "tree"
+    tree.mkdir()
+    args = ["-m", "ktls-hs", "-v", ver, "--dkmstree", str(tree),
+            "--sourcetree", str(work / "src")]
+    run(["dkms", "add"] + args, capture=True)
+    log(f"dkms: building ktls-hs {ver} for {release} on the host")
+    run(["dkms", "build", "-k", release] + args, capture=True)
+    run(["dkms", "mktarball", "-k", release, "--binaries-only",
+         "--archive", "ktls-hs-bin.tar.gz"] + args, capture=True)
+    tarball = tree / "ktls-hs" / ver / "tarball" / "ktls-hs-bin.tar.gz"
+    if not tarball.exists():
+        raise RunnerError(f"dkms mktarball left no {tarball}")
+    return tarball
 
 
 def selftests(src, hdrs, tag=""):
