@@ -28,6 +28,21 @@ static inline bool ktls_skb_decrypted(const struct sk_buff *skb)
 #endif
 }
 
+/*
+ * Set or clear that mark.  The bit exists where ktls_skb_decrypted() can
+ * see it: under CONFIG_SKB_DECRYPTED from 6.10, CONFIG_TLS_DEVICE before.
+ */
+static inline void ktls_skb_set_decrypted(struct sk_buff *skb, bool on)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#ifdef CONFIG_SKB_DECRYPTED
+	skb->decrypted = on;
+#endif
+#elif IS_ENABLED(CONFIG_TLS_DEVICE)
+	skb->decrypted = on;
+#endif
+}
+
 /* An skb fragment of @size bytes at @off of @page: one call from 6.5. */
 static inline void ktls_skb_frag_fill(skb_frag_t *frag, struct page *page,
 				      unsigned int off, unsigned int size)

@@ -274,9 +274,7 @@ static void ktls_fb_checksum(struct sk_buff *nskb)
  */
 static void ktls_fb_mark_encrypted(struct sk_buff *nskb)
 {
-#ifdef CONFIG_SKB_DECRYPTED
-	nskb->decrypted = 0;
-#endif
+	ktls_skb_set_decrypted(nskb, false);
 }
 
 /*
