@@ -79,7 +79,7 @@ s16 mlkem_barrett_reduce(s16 a);
 s16 mlkem_mont_reduce(s32 a);
 void mlkem_poly_ntt(s16 r[MLKEM_N]);
 void mlkem_poly_invntt(s16 r[MLKEM_N]);
-void mlkem_poly_basemul_acc(s16 r[MLKEM_N], const s16 a[MLKEM_N], const s16 b[MLKEM_N]);
+void mlkem_poly_dot(s16 r[MLKEM_N], const s16 a[MLKEM_K][MLKEM_N], const s16 b[MLKEM_K][MLKEM_N]);
 void mlkem_poly_reduce(s16 r[MLKEM_N]);
 void mlkem_poly_tomont(s16 r[MLKEM_N]);
 void mlkem_poly_add(s16 r[MLKEM_N], const s16 a[MLKEM_N]);

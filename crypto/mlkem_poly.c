@@ -87,11 +87,12 @@ void mlkem_poly_ntt(s16 r[MLKEM_N])
 }
 
 /*
- * FIPS 203 Algorithm 10, in place, for inputs within [-q/2, q/2] (the
- * callers reduce first).  The sums are reduced as they go, the
- * differences are multiplied, so no bound exceeds 2q; the final scaling
- * by 1/128 also takes out the R^-1 of the products that came before.
- * Output in (-q, q).
+ * FIPS 203 Algorithm 10, in place, for inputs within (-q, q).  The
+ * differences are multiplied, which bounds them by q again; the sums
+ * double each layer, so they are reduced after the third and the sixth
+ * (8q < 2^15), not at every layer.  The final scaling by 1/128 also
+ * takes out the R^-1 of the products that came before.  Output in
+ * (-q, q).
  */
 void mlkem_poly_invntt(s16 r[MLKEM_N])
 {
@@ -103,33 +104,52 @@ void mlkem_poly_invntt(s16 r[MLKEM_N])
 			zeta = mlkem_zetas[k--];
 			for (j = start; j < start + len; j++) {
 				t = r[j];
-				r[j] = mlkem_barrett_reduce(t + r[j + len]);
+				r[j] = t + r[j + len];
 				r[j + len] = mlkem_fqmul(zeta, r[j + len] - t);
 			}
 		}
+		if (len == 8 || len == 64)
+			for (j = 0; j < MLKEM_N; j += 2 * len)
+				for (start = j; start < j + len; start++)
+					r[start] = mlkem_barrett_reduce(r[start]);
 	}
 	for (j = 0; j < MLKEM_N; j++)
 		r[j] = mlkem_fqmul(r[j], MLKEM_INV_F);
 }
 
 /*
- * r += a * b in the NTT domain (FIPS 203 Algorithms 11 and 12), times
- * R^-1.  Each product term is within 2q; callers sum at most k = 3 of
- * them onto a zeroed r, so 6q < 2^15.
+ * r = sum_j a[j] * b[j] in the NTT domain (FIPS 203 Algorithms 11 and
+ * 12), times R^-1: the inner product of a row of A, or of t or s, with a
+ * transformed vector.  The a[j] are in [0, q) as sampled or decoded, the
+ * b[j] are reduced NTT outputs, |b| <= q/2.  All six products of a
+ * coefficient pair are summed unreduced, each below q^2, and reduced
+ * once: 6 q^2 < q 2^15, the bound of Montgomery reduction.  Output in
+ * (-q, q).
  */
-void mlkem_poly_basemul_acc(s16 r[MLKEM_N], const s16 a[MLKEM_N], const s16 b[MLKEM_N])
+void mlkem_poly_dot(s16 r[MLKEM_N], const s16 a[MLKEM_K][MLKEM_N], const s16 b[MLKEM_K][MLKEM_N])
 {
-	unsigned int i;
-	s16 zeta;
+	unsigned int i, j;
+	s32 c0, c1, c2, c3;
+	s16 zeta, b1z, b3z;
 
 	for (i = 0; i < MLKEM_N; i += 4) {
 		zeta = mlkem_zetas[64 + i / 4];
-		r[i] += mlkem_fqmul(mlkem_fqmul(a[i + 1], b[i + 1]), zeta) +
-			mlkem_fqmul(a[i], b[i]);
-		r[i + 1] += mlkem_fqmul(a[i], b[i + 1]) + mlkem_fqmul(a[i + 1], b[i]);
-		r[i + 2] += mlkem_fqmul(mlkem_fqmul(a[i + 3], b[i + 3]), -zeta) +
-			    mlkem_fqmul(a[i + 2], b[i + 2]);
-		r[i + 3] += mlkem_fqmul(a[i + 2], b[i + 3]) + mlkem_fqmul(a[i + 3], b[i + 2]);
+		c0 = 0;
+		c1 = 0;
+		c2 = 0;
+		c3 = 0;
+		for (j = 0; j < MLKEM_K; j++) {
+			b1z = mlkem_fqmul(b[j][i + 1], zeta);
+			b3z = mlkem_fqmul(b[j][i + 3], -zeta);
+			c0 += (s32)a[j][i] * b[j][i] + (s32)a[j][i + 1] * b1z;
+			c1 += (s32)a[j][i] * b[j][i + 1] + (s32)a[j][i + 1] * b[j][i];
+			c2 += (s32)a[j][i + 2] * b[j][i + 2] + (s32)a[j][i + 3] * b3z;
+			c3 += (s32)a[j][i + 2] * b[j][i + 3] + (s32)a[j][i + 3] * b[j][i + 2];
+		}
+		r[i] = mlkem_mont_reduce(c0);
+		r[i + 1] = mlkem_mont_reduce(c1);
+		r[i + 2] = mlkem_mont_reduce(c2);
+		r[i + 3] = mlkem_mont_reduce(c3);
 	}
 }
 

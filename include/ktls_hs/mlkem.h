@@ -8,7 +8,7 @@
  *
  * Every function is constant time in its secrets, allocates nothing,
  * never sleeps and may be called from softirq.  The polynomial state
- * (some 5 KiB) does not fit a softirq stack: the caller lends it as a
+ * (some 6 KiB) does not fit a softirq stack: the caller lends it as a
  * struct ktls_mlkem768_scratch, which it may keep anywhere (the
  * handshake's memory pool) and which is wiped before each call returns.
  */
@@ -29,14 +29,14 @@
 
 /*
  * The working memory of one operation; its members are the business of
- * crypto/mlkem*.c.  The matrix A is never held whole: each entry is
- * sampled where it is used, so one polynomial of it is enough.
+ * crypto/mlkem*.c.  The matrix A is never held whole: each row is
+ * sampled where it is used, so one row of it is enough.
  */
 struct ktls_mlkem768_scratch {
-	s16 vec[KTLS_MLKEM768_K][KTLS_MLKEM_N];	/* s or y, in the NTT domain */
+	s16 vec[KTLS_MLKEM768_K][KTLS_MLKEM_N];	/* s, y or u, in the NTT domain */
+	s16 a[KTLS_MLKEM768_K][KTLS_MLKEM_N];	/* a row of A, or t or s decoded */
 	s16 acc[KTLS_MLKEM_N];			/* the row being summed */
-	s16 a[KTLS_MLKEM_N];			/* a matrix entry, or an operand */
-	s16 tmp[KTLS_MLKEM_N];			/* a noise polynomial, or u */
+	s16 tmp[KTLS_MLKEM_N];			/* a noise polynomial, or v */
 	u8 ct[KTLS_MLKEM768_CT_LEN];		/* decaps: the re-encryption */
 	u8 block[3 * KTLS_SHAKE128_RATE];	/* XOF output for sampling */
 	struct ktls_keccak xof;
