@@ -37,13 +37,14 @@ static const u64 keccak_rc[KECCAK_ROUNDS] = {
 };
 
 /* chi on one plane of five lanes, b[0..4] into a[0..4] */
-#define KECCAK_CHI(a, b) do {						\
-	(a)[0] = (b)[0] ^ (~(b)[1] & (b)[2]);				\
-	(a)[1] = (b)[1] ^ (~(b)[2] & (b)[3]);				\
-	(a)[2] = (b)[2] ^ (~(b)[3] & (b)[4]);				\
-	(a)[3] = (b)[3] ^ (~(b)[4] & (b)[0]);				\
-	(a)[4] = (b)[4] ^ (~(b)[0] & (b)[1]);				\
-} while (0)
+static __always_inline void keccak_chi(u64 *a, const u64 *b)
+{
+	a[0] = b[0] ^ (~b[1] & b[2]);
+	a[1] = b[1] ^ (~b[2] & b[3]);
+	a[2] = b[2] ^ (~b[3] & b[4]);
+	a[3] = b[3] ^ (~b[4] & b[0]);
+	a[4] = b[4] ^ (~b[0] & b[1]);
+}
 
 /*
  * Lane x + 5y is a[x + 5y].  Theta, then rho and pi together (lane (x, y)
@@ -94,11 +95,11 @@ void ktls_keccak_f1600(u64 a[KTLS_KECCAK_LANES])
 		b[19] = rol64(a[23] ^ d[3], 56);
 		b[4] = rol64(a[24] ^ d[4], 14);
 
-		KECCAK_CHI(a, b);
-		KECCAK_CHI(a + 5, b + 5);
-		KECCAK_CHI(a + 10, b + 10);
-		KECCAK_CHI(a + 15, b + 15);
-		KECCAK_CHI(a + 20, b + 20);
+		keccak_chi(a, b);
+		keccak_chi(a + 5, b + 5);
+		keccak_chi(a + 10, b + 10);
+		keccak_chi(a + 15, b + 15);
+		keccak_chi(a + 20, b + 20);
 		a[0] ^= keccak_rc[r];
 	}
 }

@@ -136,7 +136,8 @@ int main(int argc, char **argv)
 				p[0] = v;
 				p[1] = (p[1] & 0xf0) | (v >> 8);
 			}
-			bad_mod += ktls_mlkem768_encaps(ct, ss, ek, sizeof(ek), &scratch) != -EINVAL ||
+			bad_mod += ktls_mlkem768_encaps(ct, ss, ek, sizeof(ek),
+							&scratch) != -EINVAL ||
 				   ask("E", ek, sizeof(ek), NULL, 0, &w1, &w2);
 		}
 	}

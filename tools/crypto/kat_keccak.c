@@ -86,22 +86,23 @@ static void test_squeeze(void)
 
 static const EVP_MD *md_of(int which)
 {
-	switch (which) {
-	case 0: return EVP_sha3_256();
-	case 1: return EVP_sha3_512();
-	case 2: return EVP_shake128();
-	default: return EVP_shake256();
-	}
+	static const EVP_MD *(* const md[])(void) = {
+		EVP_sha3_256, EVP_sha3_512, EVP_shake128, EVP_shake256,
+	};
+
+	return md[which]();
 }
 
 static void ours_init(struct ktls_keccak *k, int which)
 {
-	switch (which) {
-	case 0: ktls_sha3_init(k, KTLS_SHA3_256_RATE); break;
-	case 1: ktls_sha3_init(k, KTLS_SHA3_512_RATE); break;
-	case 2: ktls_shake128_init(k); break;
-	default: ktls_shake256_init(k); break;
-	}
+	if (which == 0)
+		ktls_sha3_init(k, KTLS_SHA3_256_RATE);
+	else if (which == 1)
+		ktls_sha3_init(k, KTLS_SHA3_512_RATE);
+	else if (which == 2)
+		ktls_shake128_init(k);
+	else
+		ktls_shake256_init(k);
 }
 
 /*

@@ -64,7 +64,8 @@ static void test_compress(void)
 			want = (2UL * MLKEM_Q * x + (1U << d)) / (2U << d);
 			bad += (unsigned int)mlkem_decompress(x, d) != want;
 		}
-		tap(!bad, "Compress_%u and Decompress_%u: every input against the definition", d, d);
+		tap(!bad, "Compress_%u and Decompress_%u: every input against the definition",
+		    d, d);
 	}
 }
 
@@ -138,10 +139,11 @@ static void test_ntt_product(void)
 		memset(want, 0, sizeof(want));
 		for (k = 0; k < MLKEM_K; k++) {
 			for (i = 0; i < MLKEM_N; i++) {
-				a[k][i] = round ? (long)(random() % (2 * MLKEM_Q - 1)) - (MLKEM_Q - 1) :
-					  MLKEM_Q - 1;
-				b[k][i] = round ? (long)(random() % (2 * MLKEM_Q - 1)) - (MLKEM_Q - 1) :
-					  -(MLKEM_Q - 1);
+				long ra = (long)(random() % (2 * MLKEM_Q - 1)) - (MLKEM_Q - 1);
+				long rb = (long)(random() % (2 * MLKEM_Q - 1)) - (MLKEM_Q - 1);
+
+				a[k][i] = round ? ra : MLKEM_Q - 1;
+				b[k][i] = round ? rb : -(MLKEM_Q - 1);
 			}
 			for (i = 0; i < MLKEM_N; i++)
 				for (j = 0; j < MLKEM_N; j++) {

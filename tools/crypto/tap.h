@@ -10,10 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kernel.h>
 
 static int tap_no, tap_failures;
 
-static void __attribute__((format(printf, 2, 3))) tap(int ok, const char *fmt, ...)
+static void __printf(2, 3) tap(int ok, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -35,7 +36,7 @@ static int tap_done(void)
 }
 
 /* hex to bytes; aborts on bad data or too much of it */
-static size_t __attribute__((unused)) unhex(unsigned char *out, size_t max, const char *hex)
+static size_t __maybe_unused unhex(unsigned char *out, size_t max, const char *hex)
 {
 	size_t n = strlen(hex) / 2, i;
 	unsigned int b;
@@ -50,7 +51,7 @@ static size_t __attribute__((unused)) unhex(unsigned char *out, size_t max, cons
 	return n;
 }
 
-static void __attribute__((unused)) tohex(char *out, const unsigned char *in, size_t len)
+static void __maybe_unused tohex(char *out, const unsigned char *in, size_t len)
 {
 	size_t i;
 
