@@ -20,8 +20,8 @@
 #include <linux/types.h>
 #include <ktls_hs/mlkem.h>
 
-#define BENCH_ROUNDS		5
-#define BENCH_ROUND_SECONDS	"0.3"
+#define BENCH_ROUNDS		8
+#define BENCH_ROUND_SECONDS	"0.25"
 
 static struct ktls_mlkem768_scratch scratch;
 static u8 ek[KTLS_MLKEM768_EK_LEN], dk[KTLS_MLKEM768_DK_LEN], ct[KTLS_MLKEM768_CT_LEN];
