@@ -77,8 +77,9 @@ deps:
 lint:
 	$(VM_RUN) lint
 
-# The userspace build of crypto/: known answers and the constant-time
-# check (TAP), then the benchmark against OpenSSL.
+# The userspace build of crypto/: known answers, the differential tests
+# and the constant-time checks (TAP), then the benchmarks against
+# OpenSSL (P-256) and Go (ML-KEM-768).
 crypto:
 	$(MAKE) -C tools/crypto check bench
 
@@ -115,7 +116,7 @@ help:
 	@echo 'check    the full test run in VMs (installs what it needs)'
 	@echo 'quick    KERNEL=distro|debug SUITES=kunit,selftests,upstream'
 	@echo 'lint     W=1, sparse and checkpatch'
-	@echo 'crypto   P-256 in userspace: known answers, constant-time check, benchmark'
+	@echo 'crypto   P-256, ML-KEM-768 in userspace: known answers, constant time, benchmark'
 	@echo 'fuzz     libFuzzer on the engine, parsers and framer, FUZZ_SECONDS each'
 	@echo 'demo     HTTPS with the handshake in the kernel, in a VM, fetched with curl'
 	@echo 'deps     install the packages the runner needs (apt, pip)'

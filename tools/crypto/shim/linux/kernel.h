@@ -26,6 +26,7 @@
 #define __packed		__attribute__((__packed__))
 #define __maybe_unused		__attribute__((__unused__))
 #define __must_check		__attribute__((__warn_unused_result__))
+#define __printf(a, b)		__attribute__((__format__(printf, a, b)))
 #define noinline		__attribute__((__noinline__))
 #define noinline_for_stack	noinline
 #define KBUILD_MODNAME		"ktls_hs"

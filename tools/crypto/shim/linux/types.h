@@ -19,6 +19,7 @@ typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int8_t s8;
+typedef int16_t s16;
 typedef int32_t s32;
 typedef unsigned __int128 u128;
 
@@ -45,5 +46,6 @@ typedef unsigned __int128 u128;
 
 /* Under valgrind the constant-time check marks secrets undefined; these are not. */
 #define p256_declassify(ptr, len) VALGRIND_MAKE_MEM_DEFINED(ptr, len)
+#define mlkem_declassify(ptr, len) VALGRIND_MAKE_MEM_DEFINED(ptr, len)
 
 #endif

@@ -40,6 +40,13 @@ static inline u32 get_unaligned_le32(const void *p)
 	return (u32)b[3] << 24 | (u32)b[2] << 16 | (u32)b[1] << 8 | b[0];
 }
 
+static inline u64 get_unaligned_le64(const void *p)
+{
+	const u8 *b = p;
+
+	return (u64)get_unaligned_le32(b + 4) << 32 | get_unaligned_le32(b);
+}
+
 static inline void put_unaligned_be16(u16 v, void *p)
 {
 	u8 *b = p;
