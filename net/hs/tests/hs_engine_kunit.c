@@ -2053,7 +2053,7 @@ static const struct unk_case unk_cases[] = {
 	  true, 0 },
 	{ "x448 only", 0x001e, 1, 1, 56, 0, false,
 	  KTLS_ALERT_HANDSHAKE_FAILURE },
-	/* Past what the engine buffers (~24 KB): refused, not misread. */
+	/* Past what the engine buffers (~23 KB): refused, not misread. */
 	{ "FFDHE range, 256-byte shares, 31 KB", 0x0100, 1, 120, 256,
 	  KTLS_GROUP_X25519, true, KTLS_ALERT_ILLEGAL_PARAMETER },
 };
