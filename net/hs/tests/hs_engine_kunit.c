@@ -2294,7 +2294,7 @@ static void hybrid_preference(struct kunit *test)
 	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, true);
 	/* ... the other hybrid's share will do ... */
 	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, true);
-	c->groups[1] = KTLS_GROUP_SECP256R1MLKEM768;
+	c->groups[2] = KTLS_GROUP_SECP256R1MLKEM768;
 	c->shares[0] = KTLS_GROUP_SECP256R1MLKEM768;
 	tc_expect_done(c, KTLS_GROUP_SECP256R1MLKEM768, false);
 	/* ... and a client listing no hybrid gets X25519 at once. */
