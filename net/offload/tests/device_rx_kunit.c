@@ -18,6 +18,8 @@
 #include <linux/string.h>
 #include <net/tls.h>
 
+#include <ktls_hs/compat_skb.h>
+
 #include "../../record/ktls.h"
 #include "../device.h"
 
