@@ -63,7 +63,7 @@ go "SecP256r1MLKEM768 alone" \
 go "X25519 alone: no HelloRetryRequest" \
 	"version=1.3 group=X25519 hrr=false" --groups X25519
 go "P-256 alone: no HelloRetryRequest" \
-	"version=1.3 group=P256 hrr=false" --groups P256
+	"version=1.3 group=CurveP256 hrr=false" --groups P256
 go "Go defaults, the hello in 64-byte TCP segments" \
 	"version=1.3 group=X25519MLKEM768 hrr=false" --split 64
 
