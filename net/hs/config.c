@@ -39,7 +39,16 @@
 #define KTLS_HS_SUITES_DEFAULT	(KTLS_HS_SUITES_ALL & \
 				 ~KTLS_HS_SUITE_AES_128_CCM_SHA256)
 #define KTLS_HS_VERSIONS_ALL	(KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13)
-#define KTLS_HS_GROUPS_ALL	(KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1)
+#define KTLS_HS_GROUPS_ALL	(KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1 | \
+				 KTLS_HS_GROUP_X25519MLKEM768 | \
+				 KTLS_HS_GROUP_SECP256R1MLKEM768)
+/*
+ * Every group, the hybrids included: clients that send a hybrid share
+ * (browsers, Go, OpenSSL 3.5 by default) get one, at the cost of an
+ * ML-KEM encapsulation; the others are served as before, with no
+ * HelloRetryRequest, since KTLS_HS_GROUP_HYBRID_RETRY is not set.
+ */
+#define KTLS_HS_GROUPS_DEFAULT	KTLS_HS_GROUPS_ALL
 #define KTLS_HS_TIMEOUT_MAX	600000	/* ms: ten minutes */
 
 static_assert(KTLS_HS_IDENTITIES_MAX <= KTLS_HS_MAX_IDENTITIES);
@@ -99,7 +108,7 @@ static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settin
 			ktls_hs_ticket_keys_hold(s->tickets);
 	} else {
 		s->suites = KTLS_HS_SUITES_DEFAULT;
-		s->groups = KTLS_HS_GROUPS_ALL;
+		s->groups = KTLS_HS_GROUPS_DEFAULT;
 		s->timeout_ms = KTLS_HS_TIMEOUT_DEFAULT;
 		s->versions = KTLS_HS_VERSIONS_ALL;
 	}
@@ -237,7 +246,10 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, struct sock *sk,
 		return err;
 	case KTLS_HS_GROUPS:
 		err = ktls_hs_get_u32(optval, optlen, &val);
-		if (!err && (!val || (val & ~KTLS_HS_GROUPS_ALL)))
+		/* At least one group; the one flag is not a group. */
+		if (!err && (!(val & KTLS_HS_GROUPS_ALL) ||
+			     (val & ~(KTLS_HS_GROUPS_ALL |
+				      KTLS_HS_GROUP_HYBRID_RETRY))))
 			err = -EINVAL;
 		if (!err)
 			s->groups = val;
@@ -413,7 +425,7 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 		val = s ? s->suites : KTLS_HS_SUITES_DEFAULT;
 		break;
 	case KTLS_HS_GROUPS:
-		val = s ? s->groups : KTLS_HS_GROUPS_ALL;
+		val = s ? s->groups : KTLS_HS_GROUPS_DEFAULT;
 		break;
 	case KTLS_HS_TIMEOUT:
 		val = s ? s->timeout_ms : KTLS_HS_TIMEOUT_DEFAULT;

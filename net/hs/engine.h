@@ -39,8 +39,8 @@ struct ktls_hs_ticket_keys;
  * @nr_identities: how many
  * @suites:	KTLS_HS_SUITE_* (uapi) allowed (server preference: the client's
  *		order among these is honoured, as most servers do for 1.3)
- * @groups:	KTLS_HS_GROUP_* (uapi) allowed; X25519 is preferred when the
- *		client sent a share for it
+ * @groups:	KTLS_HS_GROUP_* (uapi) allowed, and whether to insist on a
+ *		hybrid; a share of a hybrid group is preferred, then X25519
  * @alpn:	ALPN protocol_name_list in wire format (length-prefixed
  *		names), server preference order; @alpn_len 0 = no ALPN
  * @versions:	KTLS_HS_VERSION_* (uapi) allowed

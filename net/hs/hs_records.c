@@ -429,6 +429,24 @@ int ktls_hs_rx_arm_key12(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
 	return 0;
 }
 
+void *ktls_hs_rx_spare(struct ktls_hs_rx *rx, const u8 *keep,
+		       size_t keep_len, size_t size)
+{
+	uintptr_t lo = (uintptr_t)rx->buf, hi = lo + sizeof(rx->buf);
+	uintptr_t k = (uintptr_t)keep, at;
+
+	/* Behind what is kept, else in front of it. */
+	if (k < lo || k + keep_len > hi)
+		k = lo, keep_len = 0;
+	at = ALIGN(k + keep_len, KTLS_HS_RX_SPARE_ALIGN);
+	if (at + size <= hi)
+		return (void *)at;
+	at = ALIGN(lo, KTLS_HS_RX_SPARE_ALIGN);
+	if (at + size <= k)
+		return (void *)at;
+	return NULL;
+}
+
 void ktls_hs_rx_wipe(struct ktls_hs_rx *rx)
 {
 	ktls_hs_prot_wipe(&rx->prot);

@@ -26,6 +26,10 @@
 #define KTLS_HS_MAX_CIPHERTEXT12	(KTLS_MAX_PLAINTEXT + 2048)
 /* Pending message bytes, then one record body right behind them. */
 #define KTLS_HS_RX_BUF_LEN	(KTLS_HS_MAX_CLIENT_MSG + KTLS_HS_MAX_CIPHERTEXT)
+/* See ktls_hs_rx_spare(). */
+#define KTLS_HS_RX_SPARE_ALIGN	8
+#define KTLS_HS_RX_SPARE_MIN(keep) \
+	((KTLS_HS_RX_BUF_LEN - (keep)) / 2 - KTLS_HS_RX_SPARE_ALIGN)
 /* What protection adds to a record: header, inner content type, tag. */
 #define KTLS_HS_PROT_OVERHEAD	(KTLS_HEADER_LEN + 1 + KTLS_LIB_AEAD_TAG_SIZE)
 /* TLS 1.2 AES-GCM (RFC 5288 3): the explicit part of the nonce instead. */
@@ -142,6 +146,18 @@ int ktls_hs_rx_set_key(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
  */
 int ktls_hs_rx_arm_key12(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
 			 const u8 *key, size_t key_len, const u8 *iv);
+/*
+ * Working memory of @size bytes in the input buffer, aligned to
+ * KTLS_HS_RX_SPARE_ALIGN, clear of the @keep_len bytes at @keep: for a
+ * state handling a message just handed up, done with all of it but
+ * @keep.  The message ended its record, so until the next input the
+ * buffer holds nothing else the record layer needs.  There is always
+ * room for KTLS_HS_RX_SPARE_MIN(@keep_len) bytes, the larger of the two
+ * parts @keep leaves being at least half of the rest; NULL if @size is
+ * more than there is.
+ */
+void *ktls_hs_rx_spare(struct ktls_hs_rx *rx, const u8 *keep,
+		       size_t keep_len, size_t size);
 void ktls_hs_rx_wipe(struct ktls_hs_rx *rx);
 
 void ktls_hs_tx_init(struct ktls_hs_tx *tx, u8 *buf, size_t cap);

@@ -85,6 +85,9 @@ enum {
 /* NamedGroup */
 #define KTLS_GROUP_SECP256R1		0x0017
 #define KTLS_GROUP_X25519		0x001d
+/* draft-ietf-tls-ecdhe-mlkem */
+#define KTLS_GROUP_SECP256R1MLKEM768	0x11eb
+#define KTLS_GROUP_X25519MLKEM768	0x11ec
 
 /* SignatureScheme */
 #define KTLS_SIG_ECDSA_SECP256R1_SHA256	0x0403
@@ -122,12 +125,14 @@ enum {
 /*
  * Limits on what a client may make us hold.  The engine keeps this many
  * bytes of a message in hand while the next record (up to 2^14 + 256
- * bytes) is read behind them, and a message may fill both: ~24 KB, so a
+ * bytes) is read behind them, and a message may fill both: ~23 KB, so a
  * ClientHello in plaintext records has room for GREASE, post-quantum
- * shares and a few hundred shares of groups we do not know.  Anything
- * bigger is refused before it is buffered.
+ * shares (1.2 KB each) and a few hundred shares of groups we do not
+ * know.  Anything bigger is refused before it is buffered.  7 KiB rather
+ * than 8: the KiB went to the output buffer, for the hybrid key share
+ * of our ServerHello, so that an engine stays within its pool block.
  */
-#define KTLS_HS_MAX_CLIENT_MSG		SZ_8K
+#define KTLS_HS_MAX_CLIENT_MSG		(7 * SZ_1K)
 #define KTLS_HS_MAX_ALPN_LEN		255	/* one protocol name */
 #define KTLS_HS_MAX_SNI_LEN		255	/* one DNS host name */
 

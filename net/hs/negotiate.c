@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The choices of a TLS 1.3 server from a ClientHello (RFC 8446 4.1.1,
- * 4.2): the first of the client's suites the listener allows, an X25519
- * share over a P-256 share over a HelloRetryRequest, the identity by
- * server_name (RFC 6066), the ALPN protocol in server order (RFC 7301),
- * and the checks that decide which alert a hello we cannot take gets.
+ * 4.2): the first of the client's suites the listener allows, a share of
+ * a post-quantum hybrid group over an X25519 share over a P-256 share
+ * over a HelloRetryRequest, the identity by server_name (RFC 6066), the
+ * ALPN protocol in server order (RFC 7301), and the checks that decide
+ * which alert a hello we cannot take gets.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -12,10 +13,9 @@
 #include <linux/unaligned.h>
 
 #include <ktls_hs/identity.h>
-#include <ktls_hs/p256.h>
-#include <ktls_hs/x25519.h>
 
 #include "negotiate.h"
+#include "tls13_kex.h"
 
 static const struct ktls_hs_suite ktls_hs_suites[] = {
 	{ KTLS_SUITE_AES_128_GCM_SHA256, KTLS_HS_SUITE_AES_128_GCM_SHA256,
@@ -29,15 +29,27 @@ static const struct ktls_hs_suite ktls_hs_suites[] = {
 	  KTLS_HASH_SHA256, KTLS_LIB_AES_CCM, 16, TLS_CIPHER_AES_CCM_128 },
 };
 
-/* Groups in our order of preference: X25519 is the cheaper one. */
+/*
+ * Groups in our order of preference for a share the client sent: a
+ * hybrid's, which protects the session against a later quantum computer
+ * for about a tenth of a millisecond more (Documentation/benchmarks.rst),
+ * then the ECDH ones, X25519 being the cheaper.  @p256 is a group whose
+ * share opens with a P-256 point.
+ */
 static const struct ktls_hs_group {
 	u16 id;
 	u32 bit;
-	u8 share_len;
+	bool hybrid;
+	bool p256;
 } ktls_hs_groups[] = {
-	{ KTLS_GROUP_X25519, KTLS_HS_GROUP_X25519, KTLS_X25519_KEY_LEN },
-	{ KTLS_GROUP_SECP256R1, KTLS_HS_GROUP_SECP256R1, KTLS_P256_POINT_LEN },
+	{ KTLS_GROUP_X25519MLKEM768, KTLS_HS_GROUP_X25519MLKEM768, true, false },
+	{ KTLS_GROUP_SECP256R1MLKEM768, KTLS_HS_GROUP_SECP256R1MLKEM768, true,
+	  true },
+	{ KTLS_GROUP_X25519, KTLS_HS_GROUP_X25519, false, false },
+	{ KTLS_GROUP_SECP256R1, KTLS_HS_GROUP_SECP256R1, false, true },
 };
+
+#define KTLS_HS_GROUPS_END	(ktls_hs_groups + ARRAY_SIZE(ktls_hs_groups))
 
 static int ktls_hs_choose_suite(const struct ktls_hs_config *cfg,
 				const struct ktls_hs_client_hello *ch,
@@ -98,39 +110,69 @@ static int ktls_hs_check_shares(const struct ktls_hs_client_hello *ch)
 	return 0;
 }
 
+/*
+ * The first group in our order, hybrid or not as @hybrid says, that we
+ * allow and the client lists: the one a HelloRetryRequest asks for.
+ */
+static const struct ktls_hs_group *
+ktls_hs_retry_group(const struct ktls_hs_config *cfg,
+		    const struct ktls_hs_client_hello *ch, bool hybrid)
+{
+	const struct ktls_hs_group *g;
+
+	for (g = ktls_hs_groups; g < KTLS_HS_GROUPS_END; g++)
+		if (g->hybrid == hybrid && (cfg->groups & g->bit) &&
+		    ktls_hs_vec_has_u16(&ch->groups, g->id))
+			return g;
+	return NULL;
+}
+
 static int ktls_hs_choose_group(const struct ktls_hs_config *cfg,
 				const struct ktls_hs_client_hello *ch,
 				struct ktls_hs_choice *c)
 {
-	const struct ktls_hs_group *g;
+	const struct ktls_hs_group *g, *insist = NULL;
 	struct ktls_hs_vec share;
 
+	/*
+	 * A listener that wants post-quantum keys wherever the client can
+	 * do them would rather spend a round trip than take an ECDH share.
+	 */
+	if (cfg->groups & KTLS_HS_GROUP_HYBRID_RETRY)
+		insist = ktls_hs_retry_group(cfg, ch, true);
+
 	/* A share we can use saves the round trip of a HelloRetryRequest. */
-	for (g = ktls_hs_groups; g < ktls_hs_groups + ARRAY_SIZE(ktls_hs_groups); g++) {
+	for (g = ktls_hs_groups; g < KTLS_HS_GROUPS_END; g++) {
 		if (!(cfg->groups & g->bit) ||
 		    !ktls_hs_ch_key_share(ch, g->id, &share))
 			continue;
+		if (insist && !g->hybrid)
+			break;
 		/*
 		 * 4.2.8.1-2: the one length and form of the group, so an
 		 * empty share is of the wrong length too; whether it is a
-		 * point of the curve is the ECDH's check.
+		 * point of the curve, or an ML-KEM key within the modulus,
+		 * is the key exchange's check.
 		 */
-		if (share.len != g->share_len ||
-		    (g->id == KTLS_GROUP_SECP256R1 && share.data[0] != 0x04))
+		if (share.len != ktls_hs_kex_client_len(g->id) ||
+		    (g->p256 && share.data[0] != 0x04))
 			return KTLS_ALERT_ILLEGAL_PARAMETER;
 		c->group = g->id;
 		c->share = share;
 		return 0;
 	}
-	for (g = ktls_hs_groups; g < ktls_hs_groups + ARRAY_SIZE(ktls_hs_groups); g++) {
-		if ((cfg->groups & g->bit) &&
-		    ktls_hs_vec_has_u16(&ch->groups, g->id)) {
-			c->group = g->id;
-			c->share.len = 0;
-			return 0;
-		}
-	}
-	return KTLS_ALERT_HANDSHAKE_FAILURE;
+
+	/*
+	 * None: ask for the cheapest that will do, ECDH before a hybrid,
+	 * unless the listener insists on the hybrid.
+	 */
+	g = insist ?: ktls_hs_retry_group(cfg, ch, false) ?:
+		ktls_hs_retry_group(cfg, ch, true);
+	if (!g)
+		return KTLS_ALERT_HANDSHAKE_FAILURE;
+	c->group = g->id;
+	c->share.len = 0;
+	return 0;
 }
 
 /*

@@ -9,6 +9,11 @@
  * DER.  Settings whose engine would need more are refused when the
  * identity is configured (-EMSGSIZE), not when a client connects.  The
  * sizes are powers of two so that a slab of one block wastes nothing.
+ * The group chosen does not change them: a post-quantum hybrid key
+ * exchange's working memory (struct ktls_hs_kex, some 7 KiB) is lent by
+ * the engine's input buffer once the ClientHello is in the transcript,
+ * and the output buffer always has room for its 1.1 KiB share, so a
+ * handshake holds one block, whichever group, and nothing on the stack.
  *
  * Bounds.  Blocks in use never exceed the limit (max_handshakes): a
  * block takes a slot of it first.  So that a handshake does not touch

@@ -11,6 +11,7 @@
  * transitions of both versions.  Records live in hs_records.c, message
  * layouts in the codec files.
  */
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/random.h>
@@ -21,30 +22,37 @@
 #include <ktls_hs/identity.h>
 #include <ktls_hs/kdf.h>
 #include <ktls_hs/p256.h>
-#include <ktls_hs/x25519.h>
 
 #include "engine.h"
 #include "hs_records.h"
 #include "negotiate.h"
 #include "server.h"
 #include "steps.h"
+#include "tls13_kex.h"
 #include "tls13_psk.h"
 
 /*
  * Upper bounds of the server's messages but Certificate, headers
  * included, for sizing the output buffer.  ServerHello: version, random,
- * session id, suite, compression, extensions of supported_versions and
- * a P-256 key_share.  EncryptedExtensions: an empty server_name and one
- * ALPN protocol of up to 255 bytes.
+ * session id, suite, compression, extensions of supported_versions,
+ * pre_shared_key and the largest key_share, a SecP256r1MLKEM768 one.
+ * EncryptedExtensions: an empty server_name and one ALPN protocol of up
+ * to 255 bytes.
  */
 #define KTLS_HS_HRR_MAX		128
-#define KTLS_HS_SH_MAX		192
+#define KTLS_HS_SH_MAX		(128 + KTLS_HS_KEX_SERVER_MAX)
 #define KTLS_HS_EE_MAX		320
 #define KTLS_HS_CV_MAX		(KTLS_HS_MSG_HDR_LEN + 4 + KTLS_P256_SIG_DER_MAX)
 #define KTLS_HS_FIN_MAX		(KTLS_HS_MSG_HDR_LEN + KTLS_HASH_MAX_SIZE)
 #define KTLS_HS_CCS_LEN		(KTLS_HEADER_LEN + 1)
-#define KTLS_HS_SHARE_MAX	KTLS_P256_POINT_LEN
-#define KTLS_HS_SECRET_MAX	32	/* an (EC)DHE shared secret */
+
+/*
+ * The key exchange's memory is borrowed from the input buffer, beside
+ * the client's share; it is there whatever the ClientHello's size.
+ */
+static_assert(sizeof(struct ktls_hs_kex) <=
+	      KTLS_HS_RX_SPARE_MIN(KTLS_HS_KEX_CLIENT_MAX));
+static_assert(__alignof__(struct ktls_hs_kex) <= KTLS_HS_RX_SPARE_ALIGN);
 
 /*
  * Output bytes a TLS 1.3 exchange needs with a Certificate message of
@@ -186,32 +194,6 @@ static int ktls_hs_send_hello_retry(struct ktls_hs *hs,
 	if (!err)
 		hs->state = KTLS_HS_WAIT_CH2;
 	return err;
-}
-
-/* Our key pair of the chosen group and the shared secret with the client. */
-static int ktls_hs_key_exchange(const struct ktls_hs_choice *c, u8 *priv,
-				u8 *pub, size_t *pub_len, u8 *shared)
-{
-	int err;
-
-	if (c->group == KTLS_GROUP_X25519) {
-		err = ktls_x25519_keygen(priv, pub);
-		if (err)
-			return err;
-		*pub_len = KTLS_X25519_KEY_LEN;
-		/* RFC 8446 7.4.2: an all-zero secret is refused. */
-		if (ktls_x25519(shared, priv, c->share.data))
-			return KTLS_ALERT_ILLEGAL_PARAMETER;
-		return 0;
-	}
-	err = ktls_p256_ecdh_keygen(priv, pub);
-	if (err)
-		return err;
-	*pub_len = KTLS_P256_POINT_LEN;
-	/* Not on the curve, or infinity: RFC 8446 4.2.8.2. */
-	if (ktls_p256_ecdh(shared, priv, c->share.data))
-		return KTLS_ALERT_ILLEGAL_PARAMETER;
-	return 0;
 }
 
 static int ktls_hs_send_server_hello(struct ktls_hs *hs,
@@ -392,25 +374,30 @@ static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 	return err;
 }
 
+/*
+ * Called with the ClientHello in the transcript: of the hello, only the
+ * client's share is still read, so the rest of the input buffer holds
+ * the key exchange, whose ML-KEM state would not fit a softirq stack.
+ */
 static int ktls_hs_send_server_flight(struct ktls_hs *hs,
 				      const struct ktls_hs_choice *c)
 {
-	u8 priv[KTLS_P256_SCALAR_LEN], pub[KTLS_HS_SHARE_MAX];
-	u8 shared[KTLS_HS_SECRET_MAX];
-	size_t pub_len;
+	struct ktls_hs_kex *k;
 	int err;
 
-	err = ktls_hs_key_exchange(c, priv, pub, &pub_len, shared);
+	k = ktls_hs_rx_spare(&hs->rx, c->share.data, c->share.len, sizeof(*k));
+	if (WARN_ON_ONCE(!k))
+		return -ENOSPC;
+	err = ktls_hs_kex(k, c->group, c->share.data);
 	if (!err)
-		err = ktls_hs_send_server_hello(hs, c, pub, pub_len);
+		err = ktls_hs_send_server_hello(hs, c, k->pub, k->pub_len);
 	if (!err)
-		err = ktls_hs_handshake_keys(hs, shared, sizeof(shared));
+		err = ktls_hs_handshake_keys(hs, k->secret, k->secret_len);
+	ktls_hs_kex_wipe(k);
 	if (!err)
 		err = ktls_hs_send_protected_flight(hs);
 	if (!err)
 		hs->state = KTLS_HS_WAIT_FINISHED;
-	memzero_explicit(priv, sizeof(priv));
-	memzero_explicit(shared, sizeof(shared));
 	return err;
 }
 

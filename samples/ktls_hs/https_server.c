@@ -5,7 +5,8 @@
  * files go out with sendfile().  No TLS library in sight.
  *
  *   https_server --port 8443 --root /srv/www --key SERIAL|DESCRIPTION
- *		[--groups x25519,p256] [--suites aes128,aes256,chacha,ccm]
+ *		[--groups x25519mlkem768,secp256r1mlkem768,x25519,p256,hybrid-retry]
+ *		[--suites aes128,aes256,chacha,ccm]
  *		[--tickets SECONDS] [--alpn] [--verbose]
  *
  * Each --key (up to 8) is a "ktls_identity" key (keyctl padd ktls_identity NAME @u <
@@ -266,9 +267,15 @@ int main(int argc, char **argv)
 	int port = 8443, lfd, ep, o, i, n;
 	bool alpn = false;
 
-	static const char *const group_names[] = { "x25519", "p256" };
-	static const unsigned int group_bits[] = { KTLS_HS_GROUP_X25519,
-						   KTLS_HS_GROUP_SECP256R1 };
+	static const char *const group_names[] = {
+		"x25519mlkem768", "secp256r1mlkem768", "x25519", "p256",
+		"hybrid-retry",
+	};
+	static const unsigned int group_bits[] = {
+		KTLS_HS_GROUP_X25519MLKEM768, KTLS_HS_GROUP_SECP256R1MLKEM768,
+		KTLS_HS_GROUP_X25519, KTLS_HS_GROUP_SECP256R1,
+		KTLS_HS_GROUP_HYBRID_RETRY,
+	};
 	static const char *const suite_names[] = {
 		"aes128", "aes256", "chacha", "ccm",
 		"ecdsa-aes128", "ecdsa-aes256", "ecdsa-chacha",
@@ -289,7 +296,8 @@ int main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "p:r:k:g:s:av", opts, NULL)) != -1) {
 		switch (o) {
 		case 'g':
-			groups = bits_of(optarg, group_names, group_bits, 2);
+			groups = bits_of(optarg, group_names, group_bits,
+					 ARRAY_SIZE(group_bits));
 			break;
 		case 's':
 			suites = bits_of(optarg, suite_names, suite_bits,

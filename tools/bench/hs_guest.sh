@@ -30,7 +30,8 @@
 #                 handshakes; the other cases always use openssl
 #   KTLS_CASES    the cases, comma-separated: handshake, get (TLS 1.3),
 #                 full12 (TLS 1.2), resume13, resume12 (resumed, from
-#                 the servers with tickets)
+#                 the servers with tickets), hybrid13 (TLS 1.3 offering
+#                 X25519MLKEM768, hs_load -L -M)
 #   KTLS_CLIENT_AT  guest: hs_load runs here; host: the host runs it
 #                 through QEMU's user network and forwarded ports, and
 #                 this script only serves until $R/host-done appears
@@ -185,6 +186,7 @@ case_args() {	# case_args SLOT CASE
 	full12) echo "-p ${PORTS[$1]} -2" ;;
 	resume13) echo "-p ${PORTS[$(($1 + 2))]} -r" ;;
 	resume12) echo "-p ${PORTS[$(($1 + 2))]} -2 -r" ;;
+	hybrid13) echo "-p ${PORTS[$1]} -L -M" ;;
 	esac
 	# hs_lite speaks full TLS 1.3 handshakes only.
 	case "$2" in

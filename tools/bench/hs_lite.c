@@ -2,7 +2,9 @@
 /*
  * hs_lite: a TLS 1.3 client (RFC 8446) reduced to what takes a server
  * through a full handshake: X25519, TLS_AES_128_GCM_SHA256, and an
- * ECDSA P-256 server.  hs_load -L uses it instead of libssl.
+ * ECDSA P-256 server.  hs_load -L uses it instead of libssl; with -M it
+ * offers X25519MLKEM768 first (draft-ietf-tls-ecdhe-mlkem), with an
+ * X25519 share beside it, as browsers do.
  *
  * Why: the bench runs the client in the same VM as the server, so every
  * cycle the client spends is a cycle neither server gets.  libssl's
@@ -13,7 +15,9 @@
  * does the work the server needs from it and nothing else:
  *
  *  - one X25519 key pair per thread, reused for every connection (the
- *    server still does its own key generation and exchange);
+ *    server still does its own key generation and exchange), and with
+ *    -M one ML-KEM-768 key pair likewise (the server still encapsulates
+ *    to it; we decapsulate, with hs_mlkem.c);
  *  - the server's Certificate and CertificateVerify are decrypted and
  *    hashed into the transcript, not checked: the server is being
  *    measured, not authenticated.  Its Finished is checked, which is
@@ -27,6 +31,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -58,6 +63,8 @@ static __thread EVP_PKEY_CTX *my_derive;
 static __thread EVP_CIPHER_CTX *aead;
 static __thread EVP_CIPHER *gcm;
 static __thread uint8_t my_pub[32];
+static __thread uint8_t *my_ek, *my_dk;
+bool lite_hybrid;
 static __thread uint64_t hello_count;
 static uint8_t empty_hash[HASH_LEN];
 
@@ -79,6 +86,12 @@ bool lite_thread_init(void)
 	my_derive = EVP_PKEY_CTX_new(my_key, NULL);
 	aead = EVP_CIPHER_CTX_new();
 	gcm = EVP_CIPHER_fetch(NULL, "AES-128-GCM", NULL);
+	if (lite_hybrid) {
+		my_ek = malloc(LITE_MLKEM_EK_LEN);
+		my_dk = malloc(LITE_MLKEM_DK_LEN);
+		if (!my_ek || !my_dk || !lite_mlkem_keygen(my_ek, my_dk))
+			return false;
+	}
 	return my_derive && aead && gcm;
 }
 
@@ -228,6 +241,9 @@ void lite_start(struct lite_conn *c, const char *sni)
 
 	/* supported_versions, supported_groups, signature_algorithms, key_share */
 	ext_len = 7 + 8 + 8 + 42 + (sni_len ? 9 + sni_len : 0);
+	/* With -M: one more group, one more share, ML-KEM key then X25519. */
+	if (lite_hybrid)
+		ext_len += 2 + 4 + LITE_MLKEM_EK_LEN + 32;
 	hs_len = 2 + 32 + 1 + 4 + 2 + 2 + ext_len;
 	o[n++] = REC_HANDSHAKE;
 	o[n++] = 3;
@@ -251,12 +267,29 @@ void lite_start(struct lite_conn *c, const char *sni)
 	o[n++] = ext_len;
 	memcpy(o + n, "\x00\x2b\x00\x03\x02\x03\x04", 7);
 	n += 7;
-	memcpy(o + n, "\x00\x0a\x00\x04\x00\x02\x00\x1d", 8);
-	n += 8;
+	if (lite_hybrid) {
+		memcpy(o + n, "\x00\x0a\x00\x06\x00\x04\x11\xec\x00\x1d", 10);
+		n += 10;
+	} else {
+		memcpy(o + n, "\x00\x0a\x00\x04\x00\x02\x00\x1d", 8);
+		n += 8;
+	}
 	memcpy(o + n, "\x00\x0d\x00\x04\x00\x02\x04\x03", 8);
 	n += 8;
-	memcpy(o + n, "\x00\x33\x00\x26\x00\x24\x00\x1d\x00\x20", 10);
-	n += 10;
+	if (lite_hybrid) {
+		/* 2 + 1220 + 36 bytes of shares */
+		memcpy(o + n, "\x00\x33\x04\xea\x04\xe8\x11\xec\x04\xc0", 10);
+		n += 10;
+		memcpy(o + n, my_ek, LITE_MLKEM_EK_LEN);
+		n += LITE_MLKEM_EK_LEN;
+		memcpy(o + n, my_pub, 32);
+		n += 32;
+		memcpy(o + n, "\x00\x1d\x00\x20", 4);
+		n += 4;
+	} else {
+		memcpy(o + n, "\x00\x33\x00\x26\x00\x24\x00\x1d\x00\x20", 10);
+		n += 10;
+	}
 	memcpy(o + n, my_pub, 32);
 	n += 32;
 	if (sni_len) {
@@ -276,8 +309,11 @@ void lite_start(struct lite_conn *c, const char *sni)
 	c->out_len = n;
 }
 
-/* The server's share, from a ServerHello whose header is already checked. */
-static const uint8_t *server_share(const uint8_t *m, size_t len)
+/*
+ * The server's share, from a ServerHello whose header is already checked:
+ * X25519, or with -M X25519MLKEM768 (*@hybrid), ciphertext then X25519.
+ */
+static const uint8_t *server_share(const uint8_t *m, size_t len, bool *hybrid)
 {
 	size_t off = 4 + 2 + 32, end, ext, type;
 
@@ -298,25 +334,37 @@ static const uint8_t *server_share(const uint8_t *m, size_t len)
 		if (type == 0x33 && ext == 36 && m[off + 4] == 0 &&
 		    m[off + 5] == 0x1d && m[off + 7] == 32)
 			return m + off + 8;
+		*hybrid = lite_hybrid && type == 0x33 &&
+			  ext == 4 + LITE_MLKEM_CT_LEN + 32 &&
+			  m[off + 4] == 0x11 && m[off + 5] == 0xec;
+		if (*hybrid)
+			return m + off + 8;
 	}
 	return NULL;
 }
 
 static bool on_server_hello(struct lite_conn *c, const uint8_t *m, size_t len)
 {
-	uint8_t shared[32], early[HASH_LEN], derived[HASH_LEN], th[HASH_LEN];
+	uint8_t shared[64], early[HASH_LEN], derived[HASH_LEN], th[HASH_LEN];
 	uint8_t zeros[HASH_LEN] = { 0 };
-	const uint8_t *share = server_share(m, len);
+	bool hybrid = false, ok;
+	const uint8_t *share = server_share(m, len, &hybrid);
+	size_t n = 32, x = 0;
 	EVP_PKEY *peer;
-	size_t n = sizeof(shared);
-	bool ok;
 
 	if (!share)
 		return false;
+	/* X25519MLKEM768: the ML-KEM secret, then the X25519 one. */
+	if (hybrid) {
+		if (!lite_mlkem_decaps(shared, share, my_dk))
+			return false;
+		share += LITE_MLKEM_CT_LEN;
+		x = 32;
+	}
 	peer = EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, NULL, share, 32);
 	ok = peer && EVP_PKEY_derive_init(my_derive) > 0 &&
 	     EVP_PKEY_derive_set_peer(my_derive, peer) > 0 &&
-	     EVP_PKEY_derive(my_derive, shared, &n) > 0 && n == sizeof(shared);
+	     EVP_PKEY_derive(my_derive, shared + x, &n) > 0 && n == 32;
 	EVP_PKEY_free(peer);
 	if (!ok)
 		return false;
@@ -325,7 +373,7 @@ static bool on_server_hello(struct lite_conn *c, const uint8_t *m, size_t len)
 
 	hmac(early, zeros, 0, zeros, sizeof(zeros), NULL, 0);
 	expand_label(derived, HASH_LEN, early, "derived", empty_hash, HASH_LEN);
-	hmac(c->secret, derived, HASH_LEN, shared, sizeof(shared), NULL, 0);
+	hmac(c->secret, derived, HASH_LEN, shared, x + 32, NULL, 0);
 	expand_label(c->c_hs, HASH_LEN, c->secret, "c hs traffic", th, HASH_LEN);
 	expand_label(c->s_hs, HASH_LEN, c->secret, "s hs traffic", th, HASH_LEN);
 	traffic_keys(&c->rd, c->s_hs);

@@ -12,7 +12,12 @@
 #include <stdint.h>
 
 #define LITE_REC_MAX	(5 + 16384 + 256)	/* TLSCiphertext, at most */
-#define LITE_OUT_MAX	1024
+#define LITE_OUT_MAX	2048	/* a ClientHello with an X25519MLKEM768 share */
+
+/* ML-KEM-768 (FIPS 203) sizes, for X25519MLKEM768 */
+#define LITE_MLKEM_EK_LEN	1184
+#define LITE_MLKEM_DK_LEN	2400
+#define LITE_MLKEM_CT_LEN	1088
 
 struct lite_keys {
 	uint8_t key[16];
@@ -33,8 +38,18 @@ struct lite_conn {
 	uint8_t out[LITE_OUT_MAX];
 };
 
+/*
+ * Set before the threads start: offer X25519MLKEM768 first, with an
+ * X25519 share beside it, as browsers and Go do (hs_load -M).
+ */
+extern bool lite_hybrid;
+
 /* Once per thread; false if libcrypto refused. */
 bool lite_thread_init(void);
+
+/* hs_mlkem.c: the module's ML-KEM-768 in userspace */
+bool lite_mlkem_keygen(uint8_t *ek, uint8_t *dk);
+bool lite_mlkem_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
 /* Per connection: the ClientHello goes into @c->out. */
 void lite_start(struct lite_conn *c, const char *sni);
 /*

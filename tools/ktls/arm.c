@@ -45,7 +45,8 @@ static void help(FILE *f)
 	fputs("usage: ktls arm --pid PID[,PID...] [--tree] --port PORT | --fd FD\n"
 	      "                --identity NAME[,NAME...] [--alpn PROTO[,PROTO...]]\n"
 	      "                [--tickets SECONDS] [--versions 1.2,1.3]\n"
-	      "                [--handshake-timeout MS] [--replace] [--wait SECONDS]\n"
+	      "                [--groups GROUP[,GROUP...]] [--handshake-timeout MS]\n"
+	      "                [--replace] [--wait SECONDS]\n"
 	      "\n"
 	      "Arm the TCP listeners process PID holds on PORT (or its descriptor FD):\n"
 	      "from then on its accept() returns sockets whose TLS handshake the\n"
@@ -54,6 +55,9 @@ static void help(FILE *f)
 	      "processes is armed once.  Hand-over to userspace is off and ALPN is\n"
 	      "off unless --alpn names protocols.  An armed listener is refused\n"
 	      "unless --replace, which sets every option again and adds identities.\n"
+	      "--groups takes x25519mlkem768, secp256r1mlkem768, x25519 and p256\n"
+	      "(default: all, a hybrid share preferred) and hybrid-retry, which asks\n"
+	      "clients that list a hybrid but sent no hybrid share for one.\n"
 	      "--wait retries for SECONDS until PID listens (ExecStartPost=).\n"
 	      "Needs ptrace rights over PID (pidfd_getfd): root, or CAP_SYS_PTRACE.\n", f);
 }
@@ -80,6 +84,7 @@ static int parse(struct arm_args *a, int argc, char **argv)
 		{ "alpn", required_argument, NULL, 'a' },
 		{ "tickets", required_argument, NULL, 't' },
 		{ "versions", required_argument, NULL, 'V' },
+		{ "groups", required_argument, NULL, 'G' },
 		{ "handshake-timeout", required_argument, NULL, 'T' },
 		{ "replace", no_argument, NULL, 'R' },
 		{ "wait", required_argument, NULL, 'w' },

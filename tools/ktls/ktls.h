@@ -48,6 +48,7 @@ struct ktls_settings {
 	__u8 alpn[KTLS_HS_ALPN_MAX];
 	unsigned int alpn_len;
 	__u32 versions;
+	__u32 groups;		/* KTLS_HS_GROUP_* bits */
 	__u32 timeout_ms;
 	__u32 ticket_lifetime;
 	unsigned short port;	/* names the ticket key group */
@@ -96,6 +97,12 @@ int ktls_x509_parse(const unsigned char *der, size_t len,
 int ktls_cmd_identity(int argc, char **argv);
 
 /* settings.c */
+struct ktls_group_name {
+	const char *name;
+	__u32 bit;
+};
+
+extern const struct ktls_group_name ktls_group_names[];
 int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg);
 int ktls_settings_resolve(struct ktls_settings *s);
 int ktls_settings_apply(int fd, const struct ktls_settings *s, bool fresh);

@@ -35,7 +35,8 @@ static void help(FILE *f)
 {
 	fputs("usage: ktls run --port PORT[,PORT...] --identity NAME[,NAME...]\n"
 	      "                [--alpn PROTO[,PROTO...]] [--tickets SECONDS]\n"
-	      "                [--versions 1.2,1.3] [--handshake-timeout MS]\n"
+	      "                [--versions 1.2,1.3] [--groups GROUP[,GROUP...]]\n"
+	      "                [--handshake-timeout MS]\n"
 	      "                -- COMMAND [ARGS...]\n"
 	      "\n"
 	      "Run COMMAND with every TCP listener it opens on PORT armed as it calls\n"
@@ -131,6 +132,7 @@ static int parse(int argc, char **argv, struct ktls_settings *s,
 		{ "alpn", required_argument, NULL, 'a' },
 		{ "tickets", required_argument, NULL, 't' },
 		{ "versions", required_argument, NULL, 'V' },
+		{ "groups", required_argument, NULL, 'G' },
 		{ "handshake-timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{}

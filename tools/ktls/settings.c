@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What an armed listener gets, for arm and run alike: the options that
- * set it (--identity, --alpn, --tickets, --versions, --handshake-timeout),
+ * set it (--identity, --alpn, --tickets, --versions, --groups,
+ * --handshake-timeout),
  * the setsockopt calls that apply it, and a dry run on a throwaway
  * listener of our own that lets the kernel judge every value before any
  * server's socket is touched.
@@ -96,9 +97,46 @@ static int parse_versions(struct ktls_settings *s, const char *arg)
 	return rc;
 }
 
+/* The names --groups takes, and what ktls show prints. */
+const struct ktls_group_name ktls_group_names[] = {
+	{ "x25519mlkem768", KTLS_HS_GROUP_X25519MLKEM768 },
+	{ "secp256r1mlkem768", KTLS_HS_GROUP_SECP256R1MLKEM768 },
+	{ "x25519", KTLS_HS_GROUP_X25519 },
+	{ "p256", KTLS_HS_GROUP_SECP256R1 },
+	{ "hybrid-retry", KTLS_HS_GROUP_HYBRID_RETRY },
+	{}
+};
+
+static int parse_groups(struct ktls_settings *s, const char *arg)
+{
+	char *list = strdup(arg), *g, *save = NULL;
+	const struct ktls_group_name *n;
+	int rc = 0;
+
+	if (!list)
+		return ktls_err(KTLS_EXIT_FAIL, "out of memory");
+	s->groups = 0;
+	for (g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+		for (n = ktls_group_names; n->name && strcmp(g, n->name); n++)
+			;
+		if (!n->name) {
+			rc = ktls_err(KTLS_EXIT_USAGE,
+				      "--groups: x25519mlkem768, secp256r1mlkem768, x25519, p256, hybrid-retry; not '%s'",
+				      g);
+			break;
+		}
+		s->groups |= n->bit;
+	}
+	if (!rc && !(s->groups & ~KTLS_HS_GROUP_HYBRID_RETRY))
+		rc = ktls_err(KTLS_EXIT_USAGE, "--groups: at least one group");
+	free(list);
+	return rc;
+}
+
 /*
  * One option of arm or run: 'i' --identity, 'a' --alpn, 't' --tickets,
- * 'V' --versions, 'T' --handshake-timeout.  0, or the exit code.
+ * 'V' --versions, 'G' --groups, 'T' --handshake-timeout.  0, or the
+ * exit code.
  */
 int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg)
 {
@@ -111,6 +149,8 @@ int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg)
 		return parse_alpn(s, arg);
 	case 'V':
 		return parse_versions(s, arg);
+	case 'G':
+		return parse_groups(s, arg);
 	case 't':
 		if (ktls_parse_uint(arg, KTLS_HS_TICKET_LIFETIME_MAX, &v))
 			return ktls_err(KTLS_EXIT_USAGE, "--tickets: seconds, 0 to %d",
@@ -148,6 +188,11 @@ int ktls_settings_resolve(struct ktls_settings *s)
 	}
 	if (!s->versions)
 		s->versions = KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13;
+	/* The kernel's default: every group, the hybrids preferred. */
+	if (!s->groups)
+		s->groups = KTLS_HS_GROUP_X25519MLKEM768 |
+			    KTLS_HS_GROUP_SECP256R1MLKEM768 |
+			    KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1;
 	if (!s->timeout_ms)
 		s->timeout_ms = KTLS_HS_TIMEOUT_DEFAULT;
 	return 0;
@@ -210,6 +255,9 @@ int ktls_settings_apply(int fd, const struct ktls_settings *s, bool fresh)
 	if (!err)
 		err = set(fd, SOL_TLS, KTLS_HS_VERSIONS, &s->versions,
 			  sizeof(s->versions), "--versions");
+	if (!err)
+		err = set(fd, SOL_TLS, KTLS_HS_GROUPS, &s->groups,
+			  sizeof(s->groups), "--groups");
 	if (!err)
 		err = set(fd, SOL_TLS, KTLS_HS_ALPN, s->alpn, s->alpn_len, "--alpn");
 	if (!err)

@@ -283,7 +283,9 @@ static void listener_details(int fd)
 	__s32 ids[KTLS_HS_IDENTITIES_MAX];
 	char name[KTLS_NAME_MAX + 2], alpn[KTLS_HS_ALPN_MAX + 1];
 	__u8 wire[KTLS_HS_ALPN_MAX];
-	__u32 versions = 0, timeout = 0;
+	__u32 versions = 0, timeout = 0, groups = 0;
+	char gnames[128] = "";
+	const struct ktls_group_name *g;
 	socklen_t len = sizeof(ids);
 	int i, n, off, fb = 0;
 
@@ -304,6 +306,13 @@ static void listener_details(int fd)
 				 (char *)wire + off + 1);
 	len = sizeof(versions);
 	getsockopt(fd, SOL_TLS, KTLS_HS_VERSIONS, &versions, &len);
+	len = sizeof(groups);
+	getsockopt(fd, SOL_TLS, KTLS_HS_GROUPS, &groups, &len);
+	for (g = ktls_group_names; g->name; g++)
+		if (groups & g->bit)
+			snprintf(gnames + strlen(gnames),
+				 sizeof(gnames) - strlen(gnames), "%s%s",
+				 gnames[0] ? "," : "", g->name);
 	len = sizeof(timeout);
 	getsockopt(fd, SOL_TLS, KTLS_HS_TIMEOUT, &timeout, &len);
 	len = sizeof(fb);
@@ -323,6 +332,8 @@ static void listener_details(int fd)
 	field("handshake_timeout_ms", "timeout", timeout, " ms,");
 	field("fallback", "fallback", fb, ",");
 	field("tickets_s", "tickets", t.lifetime_s, " s");
+	printf(json ? ", \"groups\": " : "\n    groups: ");
+	str(gnames);
 	printf(json ? "" : "\n    handshakes:");
 	field("completed", "completed", st.completed, ",");
 	field("resumed", "resumed", st.resumed, ",");

@@ -127,9 +127,25 @@
 #define KTLS_HS_VERSION_TLS12			0x00000001U
 #define KTLS_HS_VERSION_TLS13			0x00000002U
 
-/* KTLS_HS_GROUPS bits; default: all */
+/*
+ * KTLS_HS_GROUPS bits; default: the four groups, without
+ * KTLS_HS_GROUP_HYBRID_RETRY.  TLS 1.3 takes the client's share of a
+ * post-quantum hybrid group (draft-ietf-tls-ecdhe-mlkem: X25519MLKEM768,
+ * then SecP256r1MLKEM768) over one of X25519 over one of P-256; with no
+ * share it can use, it asks for X25519, then P-256, then a hybrid, by
+ * HelloRetryRequest.  TLS 1.2 knows X25519 and P-256 only.
+ */
 #define KTLS_HS_GROUP_X25519			0x00000001U
 #define KTLS_HS_GROUP_SECP256R1			0x00000002U
+#define KTLS_HS_GROUP_X25519MLKEM768		0x00000004U
+#define KTLS_HS_GROUP_SECP256R1MLKEM768		0x00000008U
+/*
+ * Not a group but how to treat one: a client that lists a hybrid group
+ * allowed here, without a share of one, is asked for that share by
+ * HelloRetryRequest, even when it sent one of X25519 or P-256 we could
+ * take.  Clients that list no hybrid group are served as without it.
+ */
+#define KTLS_HS_GROUP_HYBRID_RETRY		0x80000000U
 
 #define KTLS_HS_IDENTITIES_MAX	8
 #define KTLS_HS_ALPN_MAX	255	/* bytes of the whole protocol_name_list */

@@ -24,6 +24,7 @@
 
 #include <ktls_hs/identity.h>
 #include <ktls_hs/kdf.h>
+#include <ktls_hs/mlkem.h>
 #include <ktls_hs/p256.h>
 #include <ktls_hs/x25519.h>
 
@@ -182,6 +183,7 @@ struct tc {
 	bool no_key_share;
 	bool early_data;
 	bool zero_x25519;
+	bool bad_ek;		/* an ML-KEM key with a coefficient of q */
 	/* For the RFC clause tests: 0, NULL and false keep the defaults. */
 	bool legacy_set;
 	u16 legacy_version;
@@ -210,12 +212,15 @@ struct tc {
 
 	u8 x_priv[32], x_pub[32];
 	u8 p_priv[32], p_pub[65];
+	u8 *m_ek, *m_dk;
+	struct ktls_mlkem768_scratch *m_scratch;
 	u8 random[32], sid[32];
 	u8 *ch1;
 	size_t ch1_len;
 
 	u16 suite, group, hrr_group;
 	bool hrr;
+	u16 server_share_len;
 	enum ktls_hash hash;
 	size_t n;
 	size_t key_len;
@@ -286,7 +291,55 @@ static struct tc *tc_init(struct kunit *test, struct ktls_hs *hs,
 	get_random_bytes(c->sid, sizeof(c->sid));
 	KUNIT_ASSERT_EQ(test, ktls_x25519_keygen(c->x_priv, c->x_pub), 0);
 	KUNIT_ASSERT_EQ(test, ktls_p256_ecdh_keygen(c->p_priv, c->p_pub), 0);
+	c->m_ek = kunit_kzalloc(test, KTLS_MLKEM768_EK_LEN, GFP_KERNEL);
+	c->m_dk = kunit_kzalloc(test, KTLS_MLKEM768_DK_LEN, GFP_KERNEL);
+	c->m_scratch = kunit_kzalloc(test, sizeof(*c->m_scratch), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c->m_ek);
+	KUNIT_ASSERT_NOT_NULL(test, c->m_dk);
+	KUNIT_ASSERT_NOT_NULL(test, c->m_scratch);
+	ktls_mlkem768_keygen(c->m_ek, c->m_dk, c->m_scratch);
 	return c;
+}
+
+/*
+ * The client's share of @group into @out: its length.  The hybrids of
+ * draft-ietf-tls-ecdhe-mlkem 4.1 put ML-KEM first in X25519MLKEM768 and
+ * the ECDH share first in SecP256r1MLKEM768.
+ */
+static size_t tc_share(const struct tc *c, u16 group, u8 *out)
+{
+	u8 *ek;
+
+	switch (group) {
+	case KTLS_GROUP_X25519:
+		memcpy(out, c->x_pub, 32);
+		if (c->zero_x25519)
+			memset(out, 0, 32);
+		return 32;
+	case KTLS_GROUP_SECP256R1:
+		memcpy(out, c->p_pub, 65);
+		return 65;
+	case KTLS_GROUP_X25519MLKEM768:
+		ek = out;
+		memcpy(out + KTLS_MLKEM768_EK_LEN, c->x_pub, 32);
+		if (c->zero_x25519)
+			memset(out + KTLS_MLKEM768_EK_LEN, 0, 32);
+		break;
+	case KTLS_GROUP_SECP256R1MLKEM768:
+		memcpy(out, c->p_pub, 65);
+		ek = out + 65;
+		break;
+	default:
+		return 0;
+	}
+	memcpy(ek, c->m_ek, KTLS_MLKEM768_EK_LEN);
+	/* The first 12-bit coefficient becomes 0xfff, not below q. */
+	if (c->bad_ek) {
+		ek[0] = 0xff;
+		ek[1] |= 0x0f;
+	}
+	return KTLS_MLKEM768_EK_LEN + (group == KTLS_GROUP_X25519MLKEM768 ?
+				       32 : 65);
 }
 
 /* Hand bytes to the engine the way the glue does; count what it refused. */
@@ -519,21 +572,19 @@ static size_t tc_client_hello(struct tc *c, u8 *m)
 			len += c->unk_len;
 		}
 		for (i = 0; i < c->nr_shares; i++) {
-			bool x = c->shares[i] == KTLS_GROUP_X25519;
-			size_t klen = x ? 32 : 65, put;
+			u8 *key = m + len + 4;
+			size_t klen = tc_share(c, c->shares[i], key);
 
-			if (c->share_len_set)
+			if (c->share_len_set) {
+				if (c->share_len > klen)
+					memset(key + klen, 0x55,
+					       c->share_len - klen);
 				klen = c->share_len;
-			put = min_t(size_t, klen, x ? 32 : 65);
+			}
+			if (c->share_fill_set)
+				memset(key, c->share_fill, klen);
 			tc_put16(m, &len, c->shares[i]);
 			tc_put16(m, &len, klen);
-			memset(m + len, 0x55, klen);
-			if (c->share_fill_set)
-				memset(m + len, c->share_fill, klen);
-			else if (x && c->zero_x25519)
-				memset(m + len, 0, klen);
-			else
-				memcpy(m + len, x ? c->x_pub : c->p_pub, put);
 			len += klen;
 		}
 		tc_close(m, len, list, 2);
@@ -590,7 +641,8 @@ static void tc_server_hello(struct tc *c, const u8 *m, size_t len)
 	struct kunit *test = c->test;
 	const u8 *p = m + 4, *end = m + len, *key = NULL;
 	u16 suite, group = 0, klen = 0;
-	u8 shared[32], early[48], secret[48], th[48];
+	u8 shared[64], early[48], secret[48], th[48];
+	size_t shared_len = 32;
 	bool hrr;
 
 	KUNIT_ASSERT_GE(test, len, 4 + 2 + 32 + 1 + 32 + 2 + 1 + 2);
@@ -654,19 +706,47 @@ static void tc_server_hello(struct tc *c, const u8 *m, size_t len)
 	}
 	KUNIT_ASSERT_EQ(test, ktls_transcript_update(&c->t, m, len), 0);
 	c->group = group;
-	if (group == KTLS_GROUP_X25519) {
+	c->server_share_len = klen;
+	switch (group) {
+	case KTLS_GROUP_X25519:
 		KUNIT_ASSERT_EQ(test, klen, 32);
 		KUNIT_ASSERT_EQ(test, ktls_x25519(shared, c->x_priv, key), 0);
-	} else {
-		KUNIT_ASSERT_EQ(test, group, KTLS_GROUP_SECP256R1);
+		break;
+	case KTLS_GROUP_SECP256R1:
 		KUNIT_ASSERT_EQ(test, klen, 65);
 		KUNIT_ASSERT_EQ(test, ktls_p256_ecdh(shared, c->p_priv, key), 0);
+		break;
+	case KTLS_GROUP_X25519MLKEM768:
+		/* Ciphertext, then X25519; the secrets in that order. */
+		KUNIT_ASSERT_EQ(test, klen, KTLS_MLKEM768_CT_LEN + 32);
+		KUNIT_ASSERT_EQ(test, ktls_mlkem768_decaps(shared, key,
+							   KTLS_MLKEM768_CT_LEN,
+							   c->m_dk,
+							   c->m_scratch), 0);
+		KUNIT_ASSERT_EQ(test, ktls_x25519(shared + 32, c->x_priv,
+						  key + KTLS_MLKEM768_CT_LEN), 0);
+		shared_len = 64;
+		break;
+	case KTLS_GROUP_SECP256R1MLKEM768:
+		/* The P-256 point, then the ciphertext; likewise. */
+		KUNIT_ASSERT_EQ(test, klen, 65 + KTLS_MLKEM768_CT_LEN);
+		KUNIT_ASSERT_EQ(test, ktls_p256_ecdh(shared, c->p_priv, key), 0);
+		KUNIT_ASSERT_EQ(test, ktls_mlkem768_decaps(shared + 32, key + 65,
+							   KTLS_MLKEM768_CT_LEN,
+							   c->m_dk,
+							   c->m_scratch), 0);
+		shared_len = 64;
+		break;
+	default:
+		KUNIT_FAIL(test, "unexpected group %#x", group);
+		return;
 	}
 	KUNIT_ASSERT_EQ(test, ktls_tls13_early_secret(c->hash, NULL, 0, early,
 						      c->n), 0);
 	KUNIT_ASSERT_EQ(test, ktls_tls13_handshake_secret(c->hash, early, c->n,
-							  shared, 32, secret,
-							  c->n), 0);
+							  shared, shared_len,
+							  secret, c->n), 0);
+	memzero_explicit(shared, sizeof(shared));
 	KUNIT_ASSERT_EQ(test, ktls_transcript_digest(&c->t, th, c->n), 0);
 	KUNIT_ASSERT_EQ(test, ktls_tls13_derive(c->hash, KTLS_TLS13_C_HS_TRAFFIC,
 						secret, c->n, th, c->n,
@@ -1973,7 +2053,7 @@ static const struct unk_case unk_cases[] = {
 	  true, 0 },
 	{ "x448 only", 0x001e, 1, 1, 56, 0, false,
 	  KTLS_ALERT_HANDSHAKE_FAILURE },
-	/* Past what the engine buffers (~24 KB): refused, not misread. */
+	/* Past what the engine buffers (~23 KB): refused, not misread. */
 	{ "FFDHE range, 256-byte shares, 31 KB", 0x0100, 1, 120, 256,
 	  KTLS_GROUP_X25519, true, KTLS_ALERT_ILLEGAL_PARAMETER },
 };
@@ -2076,6 +2156,273 @@ static void rfc8446_4_2_8_share_encoding(struct kunit *test)
 		c->share_fill_set = bad[i].fill;
 		c->share_fill = bad[i].byte;
 		tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+	}
+}
+
+/* ---------------------------------------- post-quantum hybrid groups */
+
+#define TC_HYBRIDS	(KTLS_HS_GROUP_X25519MLKEM768 | \
+			 KTLS_HS_GROUP_SECP256R1MLKEM768)
+
+static struct ktls_hs_config *test_config_hybrid(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config(test);
+
+	cfg->groups |= TC_HYBRIDS;
+	return cfg;
+}
+
+/*
+ * A client as browsers and Go are: @group listed first, then X25519 and
+ * P-256, with a share of @group and, if @x25519, one of X25519.
+ */
+static struct tc *tc_hybrid(struct kunit *test, struct ktls_hs_config *cfg,
+			    u16 group, bool x25519)
+{
+	struct tc *c = tc_new(test, cfg);
+
+	c->groups[0] = group;
+	c->groups[1] = KTLS_GROUP_X25519;
+	c->groups[2] = KTLS_GROUP_SECP256R1;
+	c->nr_groups = 3;
+	c->shares[0] = group;
+	c->shares[1] = KTLS_GROUP_X25519;
+	c->nr_shares = x25519 ? 2 : 1;
+	return c;
+}
+
+/*
+ * draft-ietf-tls-ecdhe-mlkem: the handshake completes on each hybrid,
+ * our share of the group's length.  The client finds the ciphertext and
+ * the ECDH share where the draft puts them, decapsulates with its own
+ * key and concatenates the secrets in the draft's order: the Finished
+ * and the traffic keys agree only if the server did the same.
+ */
+static void hybrid_handshake(struct kunit *test)
+{
+	static const struct {
+		u16 group;
+		u16 share_len;
+	} groups[] = {
+		{ KTLS_GROUP_X25519MLKEM768, KTLS_MLKEM768_CT_LEN + 32 },
+		{ KTLS_GROUP_SECP256R1MLKEM768, 65 + KTLS_MLKEM768_CT_LEN },
+	};
+	struct ktls_hs_config *cfg = test_config_hybrid(test);
+	unsigned int i, x;
+	struct tc *c;
+
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		for (x = 0; x < 2; x++) {
+			c = tc_hybrid(test, cfg, groups[i].group, x);
+			c->suites[0] = x ? KTLS_SUITE_AES_256_GCM_SHA384 :
+					   KTLS_SUITE_AES_128_GCM_SHA256;
+			tc_expect_done(c, groups[i].group, false);
+			KUNIT_EXPECT_EQ(test, c->server_share_len,
+					groups[i].share_len);
+			KUNIT_EXPECT_EQ(test, ktls_hs_session(c->hs)->group,
+					groups[i].group);
+		}
+	}
+
+	/* A ~1.8 KB hello in records of 100 bytes, then of one byte. */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, true);
+	c->frag = 100;
+	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, false);
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, true);
+	c->frag = 1;
+	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, false);
+
+	/*
+	 * The key exchange's memory goes in the input buffer beside the
+	 * client's share: here, behind 18 KB of other shares, in front of it.
+	 */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, false);
+	c->unk_first = 0x0100;
+	c->nr_unk = 70;
+	c->unk_len = 256;
+	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, false);
+}
+
+/*
+ * A hybrid share is taken over an ECDH one, but no round trip is spent
+ * for a hybrid unless the listener insists (KTLS_HS_GROUP_HYBRID_RETRY),
+ * and then only with clients that list one.
+ */
+static void hybrid_preference(struct kunit *test)
+{
+	struct ktls_hs_config *cfg = test_config_hybrid(test);
+	struct tc *c;
+
+	/* The X25519 share first in the client's list: still the hybrid. */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, true);
+	c->shares[0] = KTLS_GROUP_X25519;
+	c->shares[1] = KTLS_GROUP_X25519MLKEM768;
+	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, false);
+
+	/* Both hybrids: X25519MLKEM768. */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_SECP256R1MLKEM768, true);
+	c->groups[1] = KTLS_GROUP_X25519MLKEM768;
+	c->shares[1] = KTLS_GROUP_X25519MLKEM768;
+	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, false);
+
+	/* A hybrid listed, an ECDH share only: that share. */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, false);
+	c->shares[0] = KTLS_GROUP_X25519;
+	tc_expect_done(c, KTLS_GROUP_X25519, false);
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, false);
+	c->shares[0] = KTLS_GROUP_SECP256R1;
+	tc_expect_done(c, KTLS_GROUP_SECP256R1, false);
+
+	/* No share: a retry for X25519, the cheaper; for a hybrid if alone. */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, false);
+	c->nr_shares = 0;
+	tc_expect_done(c, KTLS_GROUP_X25519, true);
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, false);
+	c->nr_groups = 1;
+	c->nr_shares = 0;
+	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, true);
+
+	/* Hybrids off: the client's X25519 share. */
+	cfg->groups &= ~TC_HYBRIDS;
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, true);
+	tc_expect_done(c, KTLS_GROUP_X25519, false);
+
+	/* Insisting: a retry for the hybrid despite the X25519 share... */
+	cfg->groups |= TC_HYBRIDS | KTLS_HS_GROUP_HYBRID_RETRY;
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, false);
+	c->shares[0] = KTLS_GROUP_X25519;
+	tc_expect_done(c, KTLS_GROUP_X25519MLKEM768, true);
+	/* ... the other hybrid's share will do ... */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, true);
+	c->groups[2] = KTLS_GROUP_SECP256R1MLKEM768;
+	c->shares[0] = KTLS_GROUP_SECP256R1MLKEM768;
+	tc_expect_done(c, KTLS_GROUP_SECP256R1MLKEM768, false);
+	/* ... and a client listing no hybrid gets X25519 at once. */
+	c = tc_new(test, cfg);
+	tc_expect_done(c, KTLS_GROUP_X25519, false);
+}
+
+/*
+ * A hybrid share of the wrong length (RFC 8446 4.2.8.1), with an
+ * encapsulation key failing the FIPS 203 7.2 modulus check, with an
+ * X25519 part giving the all-zero secret (7.4.2) or a P-256 part not a
+ * point of the curve (4.2.8.2): illegal_parameter.  So are two shares
+ * of a hybrid, or one of a hybrid the client did not list (4.2.8).
+ */
+static void hybrid_bad_shares(struct kunit *test)
+{
+	static const struct {
+		u16 group;
+		size_t len;
+	} bad_len[] = {
+		{ KTLS_GROUP_X25519MLKEM768, 0 },
+		{ KTLS_GROUP_X25519MLKEM768, 32 },
+		{ KTLS_GROUP_X25519MLKEM768, KTLS_MLKEM768_EK_LEN },
+		{ KTLS_GROUP_X25519MLKEM768, KTLS_MLKEM768_EK_LEN + 31 },
+		{ KTLS_GROUP_X25519MLKEM768, KTLS_MLKEM768_EK_LEN + 33 },
+		{ KTLS_GROUP_X25519MLKEM768, KTLS_MLKEM768_EK_LEN + 65 },
+		{ KTLS_GROUP_SECP256R1MLKEM768, 65 },
+		{ KTLS_GROUP_SECP256R1MLKEM768, KTLS_MLKEM768_EK_LEN + 32 },
+		{ KTLS_GROUP_SECP256R1MLKEM768, KTLS_MLKEM768_EK_LEN + 64 },
+		{ KTLS_GROUP_SECP256R1MLKEM768, KTLS_MLKEM768_EK_LEN + 66 },
+	};
+	static const u16 hybrids[] = { KTLS_GROUP_X25519MLKEM768,
+				       KTLS_GROUP_SECP256R1MLKEM768 };
+	struct ktls_hs_config *cfg = test_config_hybrid(test);
+	unsigned int i;
+	struct tc *c;
+
+	for (i = 0; i < ARRAY_SIZE(bad_len); i++) {
+		c = tc_hybrid(test, cfg, bad_len[i].group, false);
+		c->share_len_set = true;
+		c->share_len = bad_len[i].len;
+		tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+	}
+	for (i = 0; i < ARRAY_SIZE(hybrids); i++) {
+		/* Not taken for the X25519 share beside it either. */
+		c = tc_hybrid(test, cfg, hybrids[i], true);
+		c->bad_ek = true;
+		tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+
+		c = tc_hybrid(test, cfg, hybrids[i], true);
+		c->shares[1] = hybrids[i];
+		tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+
+		c = tc_hybrid(test, cfg, hybrids[i], false);
+		c->groups[0] = KTLS_GROUP_X25519;
+		c->nr_groups = 1;
+		tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+	}
+
+	c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, false);
+	c->zero_x25519 = true;
+	tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+
+	/* The point's form, then the curve equation. */
+	c = tc_hybrid(test, cfg, KTLS_GROUP_SECP256R1MLKEM768, false);
+	c->share_fill_set = true;
+	c->share_fill = 0x05;
+	tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+	c = tc_hybrid(test, cfg, KTLS_GROUP_SECP256R1MLKEM768, false);
+	c->share_fill_set = true;
+	c->share_fill = 0x04;
+	tc_expect_alert(c, KTLS_ALERT_ILLEGAL_PARAMETER);
+}
+
+/*
+ * TLS 1.2 has no key_share, and the hybrids are no ECDHE curves: a 1.2
+ * hello listing them first gets X25519, or P-256; listing nothing else,
+ * or to a listener allowing nothing else, handshake_failure.
+ */
+static void hybrid_tls12_ignored(struct kunit *test)
+{
+	static const struct {
+		u16 groups[3];
+		unsigned int nr;
+		u16 expect;	/* 0: handshake_failure */
+	} cases[] = {
+		{ { KTLS_GROUP_X25519MLKEM768, KTLS_GROUP_X25519,
+		    KTLS_GROUP_SECP256R1 }, 3, KTLS_GROUP_X25519 },
+		{ { KTLS_GROUP_X25519MLKEM768, KTLS_GROUP_SECP256R1MLKEM768,
+		    KTLS_GROUP_SECP256R1 }, 3, KTLS_GROUP_SECP256R1 },
+		{ { KTLS_GROUP_X25519MLKEM768,
+		    KTLS_GROUP_SECP256R1MLKEM768 }, 2, 0 },
+	};
+	struct ktls_hs_config *cfg = test_config_hybrid(test);
+	const struct ktls_hs_session *s;
+	unsigned int i;
+	struct tc *c;
+
+	cfg->versions = KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13;
+	cfg->suites |= KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;
+	cfg->ems_optional = true;
+	for (i = 0; i <= ARRAY_SIZE(cases); i++) {
+		/* Last, the first hello to a listener of the hybrids alone. */
+		if (i == ARRAY_SIZE(cases))
+			cfg->groups = TC_HYBRIDS;
+		c = tc_hybrid(test, cfg, KTLS_GROUP_X25519MLKEM768, true);
+		if (i < ARRAY_SIZE(cases)) {
+			memcpy(c->groups, cases[i].groups,
+			       sizeof(cases[i].groups));
+			c->nr_groups = cases[i].nr;
+		}
+		c->versions[0] = KTLS_VERSION_TLS12;
+		c->nr_versions = 1;
+		c->suites[0] = 0xc02b;
+		c->nr_suites = 1;
+		tc_send_client_hello(c);
+		s = ktls_hs_session(c->hs);
+		if (i < ARRAY_SIZE(cases) && cases[i].expect) {
+			KUNIT_EXPECT_EQ(test, ktls_hs_status(c->hs),
+					KTLS_HS_RUNNING);
+			KUNIT_EXPECT_EQ(test, s->version, TLS_1_2_VERSION);
+			KUNIT_EXPECT_EQ(test, s->group, cases[i].expect);
+		} else {
+			KUNIT_EXPECT_EQ(test, ktls_hs_status(c->hs),
+					KTLS_HS_FAILED);
+			KUNIT_EXPECT_EQ(test, ktls_hs_alert(c->hs),
+					KTLS_ALERT_HANDSHAKE_FAILURE);
+		}
 	}
 }
 
@@ -2351,6 +2698,10 @@ static struct kunit_case hs_engine_cases[] = {
 	KUNIT_CASE_PARAM(rfc8446_4_2_8_unknown_groups, unk_gen_params),
 	KUNIT_CASE(rfc8446_4_2_8_share_list_rules),
 	KUNIT_CASE(rfc8446_4_2_8_share_encoding),
+	KUNIT_CASE(hybrid_handshake),
+	KUNIT_CASE(hybrid_preference),
+	KUNIT_CASE(hybrid_bad_shares),
+	KUNIT_CASE(hybrid_tls12_ignored),
 	KUNIT_CASE(rfc8446_9_2_mandatory_extensions),
 	KUNIT_CASE(rfc8446_d_5_legacy_version),
 	KUNIT_CASE(rfc8446_4_1_2_compression),

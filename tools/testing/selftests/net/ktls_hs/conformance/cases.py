@@ -739,11 +739,11 @@ def records():
     case(fam, "hello-20000-bytes-two-records", "RFC8446 5.1", "policy",
          OK, with_exts(padded(20000), split=16384),
          "a hello larger than one record: handshake messages may span "
-         "records; we accept up to about 24 KB")
+         "records; we accept up to about 23 KB")
     case(fam, "hello-40000-bytes-three-records", "RFC8446 4.1.2, 5.1",
          "policy", A("illegal_parameter"),
          with_exts(padded(40000), split=16384),
-         "a server may bound what it holds if it alerts: ours holds ~24 KB "
+         "a server may bound what it holds if it alerts: ours holds ~23 KB "
          "of hello per handshake, in softirq, from bounded pools "
          "(OpenSSL: 128 KB)")
 
