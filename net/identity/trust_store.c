@@ -149,7 +149,7 @@ static int trust_block(struct trust_split *s, const struct ktls_pem *blk,
 static int trust_split(struct trust_split *s, const char *data, size_t len,
 		       const char **why)
 {
-	const char *pos = data, *end = data + len;
+	const char *pos = data, *end = data + len, *prev = pos;
 	struct ktls_pem blk;
 	int err;
 
@@ -157,9 +157,10 @@ static int trust_split(struct trust_split *s, const char *data, size_t len,
 	s->nr_deny = 0;
 	s->used = 0;
 	while ((err = ktls_pem_next(&pos, end, &blk, why)) > 0) {
-		/* The text before this block's BEGIN line. */
-		err = trust_text(s, pos, blk.label - strlen("-----BEGIN "),
+		/* The text between the last block and this one's BEGIN line. */
+		err = trust_text(s, prev, blk.label - strlen("-----BEGIN "),
 				 why);
+		prev = pos;
 		if (!err)
 			err = trust_block(s, &blk, why);
 		if (err)

@@ -458,15 +458,16 @@ static void trust_refusals(struct kunit *test)
 
 static void trust_contents(struct kunit *test)
 {
-	char *pem = fmt(test, "# clients\n%s\n%sdeny\t%s \r\ndeny %s\n",
-			vec_root_pem, vec_int1_pem, vec_leaf1_sha256,
-			vec_leaf1_sha256);
+	/* Deny lines before, between and after the blocks. */
+	char *pem = fmt(test, "deny %s\n# clients\n%s\ndeny\t%s \r\n%sdeny %s\n",
+			vec_leaf1_sha256, vec_root_pem, vec_leaf1_sha256,
+			vec_int1_pem, vec_leaf1_sha256);
 	struct ktls_trust *t;
 
 	KUNIT_ASSERT_NOT_NULL(test, pem);
 	t = store(test, pem);
 	KUNIT_EXPECT_EQ(test, t->nr_anchors, 2);
-	KUNIT_EXPECT_EQ(test, t->nr_deny, 2);
+	KUNIT_EXPECT_EQ(test, t->nr_deny, 3);
 	KUNIT_EXPECT_EQ(test, t->pem_len, strlen(pem));
 	KUNIT_EXPECT_EQ(test, memcmp(t->pem, pem, t->pem_len), 0);
 	KUNIT_EXPECT_EQ(test, t->anchors[0].path_len, -1);

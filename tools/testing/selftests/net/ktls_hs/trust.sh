@@ -46,8 +46,8 @@ make_stores() {
 	FP1=$(ossl x509 -in "$T/ca1.pem" -noout -fingerprint -sha256 |
 	      sed 's/.*=//; s/://g' | tr 'A-F' 'a-f')
 	cat "$T/ca1.pem" > "$T/one.pem"
-	{ echo "# two CAs and a denied certificate"; cat "$T/ca1.pem" "$T/ca2.pem"
-	  echo "deny $FP1"; } > "$T/two.pem"
+	{ echo "# two CAs and a denied certificate"; cat "$T/ca1.pem"
+	  echo "deny $FP1"; cat "$T/ca2.pem"; } > "$T/two.pem"
 	echo "not a trust store" > "$T/garbage"
 	head -n 4 "$T/ca1.pem" > "$T/truncated.pem"
 	{ cat "$T/ca1.pem"; echo "deny 0123"; } > "$T/baddeny.pem"
