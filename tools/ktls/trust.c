@@ -205,7 +205,8 @@ static int trust_add(int argc, char **argv)
 			break;
 		case 'd':
 			if (parse_fingerprint(optarg, fp)) {
-				rc = ktls_err(KTLS_EXIT_USAGE, "--deny '%s': want a SHA-256 fingerprint, 64 hex digits",
+				rc = ktls_err(KTLS_EXIT_USAGE,
+					      "--deny '%s': want a SHA-256 fingerprint, 64 hex digits",
 					      optarg);
 				goto out;
 			}

@@ -25,24 +25,41 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define CERT(name)	((struct ktls_verify_cert){ vec_##name, sizeof(vec_##name) })
 
-static void trust_free(void *t)
+/* The stores a test made, put by verify_exit() (6.1's KUnit has no actions). */
+struct stores {
+	struct ktls_trust *t[8];
+	unsigned int n;
+};
+
+static int verify_init(struct kunit *test)
 {
-	ktls_trust_put(t);
+	test->priv = kunit_kzalloc(test, sizeof(struct stores), GFP_KERNEL);
+	return test->priv ? 0 : -ENOMEM;
+}
+
+static void verify_exit(struct kunit *test)
+{
+	struct stores *s = test->priv;
+
+	while (s->n)
+		ktls_trust_put(s->t[--s->n]);
 }
 
 /* A store from @pem, released when the test ends. */
 static struct ktls_trust *store(struct kunit *test, const char *pem)
 {
+	struct stores *s = test->priv;
 	struct ktls_trust *t;
 	const char *why;
 
+	KUNIT_ASSERT_LT(test, s->n, ARRAY_SIZE(s->t));
 	t = ktls_trust_parse((const u8 *)pem, strlen(pem), &why);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "trust store refused: %s", why);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, trust_free, t), 0);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "refused: %s", why);
+	s->t[s->n++] = t;
 	return t;
 }
 
-/* printf into test-managed memory (6.12's KUnit has no kunit_kasprintf()). */
+/* printf into test-managed memory (no kunit_kasprintf() before 6.13). */
 static __printf(2, 3) char *fmt(struct kunit *test, const char *f, ...)
 {
 	va_list ap;
@@ -547,6 +564,9 @@ static struct kunit_case verify_cases[] = {
 
 static struct kunit_suite verify_suite = {
 	.name = "ktls_hs_verify",
+	.init = verify_init,
+	.exit = verify_exit,
 	.test_cases = verify_cases,
 };
+
 kunit_test_suite(verify_suite);
