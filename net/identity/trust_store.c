@@ -249,8 +249,8 @@ static int trust_build(struct ktls_trust *t, struct trust_split *s,
 struct ktls_trust *ktls_trust_parse(const u8 *data, size_t len,
 				    const char **why)
 {
-	struct trust_split s = {};
 	struct ktls_trust *t = NULL;
+	struct trust_split *s;
 	int err;
 
 	*why = NULL;
@@ -262,14 +262,20 @@ struct ktls_trust *ktls_trust_parse(const u8 *data, size_t len,
 		*why = "trust store is larger than 256 KiB";
 		return ERR_PTR(-EMSGSIZE);
 	}
-	/* Base64 makes 3 bytes of 4 symbols: all blocks fit in @len. */
-	s.scratch = kvmalloc(len, GFP_KERNEL);
-	if (!s.scratch)
+	/* 1 KiB of certificate windows: not for the stack. */
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
 		return ERR_PTR(-ENOMEM);
-	err = trust_split(&s, (const char *)data, len, why);
+	/* Base64 makes 3 bytes of 4 symbols: all blocks fit in @len. */
+	s->scratch = kvmalloc(len, GFP_KERNEL);
+	if (!s->scratch) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = trust_split(s, (const char *)data, len, why);
 	if (err)
 		goto out;
-	if (!s.nr_certs) {
+	if (!s->nr_certs) {
 		*why = "trust store has no CERTIFICATE block";
 		err = -ENODATA;
 		goto out;
@@ -283,17 +289,17 @@ struct ktls_trust *ktls_trust_parse(const u8 *data, size_t len,
 	refcount_set(&t->ref, 1);
 	t->pem = kmemdup(data, len, GFP_KERNEL);
 	t->pem_len = len;
-	if (s.nr_deny)
-		t->deny = kcalloc(s.nr_deny, sizeof(*t->deny), GFP_KERNEL);
-	if (!t->pem || (s.nr_deny && !t->deny)) {
+	if (s->nr_deny)
+		t->deny = kcalloc(s->nr_deny, sizeof(*t->deny), GFP_KERNEL);
+	if (!t->pem || (s->nr_deny && !t->deny)) {
 		err = -ENOMEM;
 		goto out;
 	}
-	s.deny = t->deny;
-	err = trust_split(&s, (const char *)data, len, why);
+	s->deny = t->deny;
+	err = trust_split(s, (const char *)data, len, why);
 	if (!err) {
-		t->nr_deny = s.nr_deny;
-		err = trust_build(t, &s, why);
+		t->nr_deny = s->nr_deny;
+		err = trust_build(t, s, why);
 	}
 out:
 	if (err == -ENOMEM)
@@ -302,7 +308,8 @@ out:
 		ktls_trust_put(t);
 		t = ERR_PTR(err);
 	}
-	kvfree(s.scratch);
+	kvfree(s->scratch);
+	kfree(s);
 	return t;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_trust_parse);
