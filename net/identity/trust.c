@@ -98,9 +98,10 @@ static int ktls_trust_preparse(struct key_preparsed_payload *prep)
 	struct ktls_trust *trust;
 	const char *why;
 
-	/* A store must be named: it has no leaf to be named after. */
-	if (!prep->orig_description)
-		return -EINVAL;
+	/*
+	 * Not a word on the description: update has none to give, and on
+	 * add the key core refuses an empty one (EINVAL), as we set none.
+	 */
 	trust = ktls_trust_parse(prep->data, prep->datalen, &why);
 	if (IS_ERR(trust)) {
 		if (why && __ratelimit(&ktls_trust_rs))
