@@ -9,8 +9,8 @@
  * A client chooses every byte and runs this in softirq on our CPU, so
  * the work is bounded before it starts: at most KTLS_VERIFY_MAX_CERTS
  * certificates of KTLS_VERIFY_MAX_BYTES, a path of KTLS_VERIFY_MAX_DEPTH
- * intermediates, and KTLS_VERIFY_MAX_SIG_CHECKS signature verifications
- * (some 100 us each) whatever the client sends.  Path building is a loop,
+ * intermediates, and KTLS_VERIFY_MAX_SIG_CHECKS P-256 signature
+ * verifications, whatever the client sends.  Path building is a loop,
  * not a search: at each step the first candidate issuer whose signature
  * verifies is taken, anchors before the client's certificates, and there
  * is no backtracking; a certificate is used at most once, so the loop
