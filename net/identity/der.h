@@ -19,6 +19,8 @@
 #define KTLS_DER_PRINTABLE_STRING 0x13
 #define KTLS_DER_T61_STRING	0x14
 #define KTLS_DER_IA5_STRING	0x16
+#define KTLS_DER_UTC_TIME	0x17
+#define KTLS_DER_GENERALIZED_TIME 0x18
 #define KTLS_DER_SEQUENCE	0x30
 #define KTLS_DER_SET		0x31
 #define KTLS_DER_CONTEXT(n)	(0x80 | (n))	/* implicit, primitive */

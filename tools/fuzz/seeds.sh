@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 rm -rf "$out"
-mkdir -p "$out"/{engine,record,bundle,x509,eckey,pem} "$tmp/clients"
+mkdir -p "$out"/{engine,record,bundle,x509,eckey,pem,verify} "$tmp/clients"
 
 # ------------------------------------------------- identity material
 cd "$tmp"
@@ -50,7 +50,42 @@ cat leaf.pem ca.key > "$out/bundle/pem-wrong-key"
 cat rsa.pem leaf.key > "$out/bundle/pem-rsa-leaf"
 cp "$out"/pem/* "$out/bundle/"
 
-# --------------------------------------------- real clients' hellos
+# ---------------------------------- certificate_lists of the test PKI
+# The KUnit tests' certificates (verify_vectors.h), as the verify target
+# reads them: each behind a 24-bit length.
+vectors=$here/../../net/identity/tests/verify_vectors.h
+vec() {
+	sed -n "/^static const u8 vec_$1\[\] = {/,/^};/p" "$vectors" |
+		grep -o '0x[0-9a-f][0-9a-f]' | sed 's/0x/\\x/' | tr -d '\n' |
+		xargs -0 printf '%b'
+}
+chain() {
+	local name=$1 c n
+	shift
+	for c in "$@"; do
+		vec "$c" > "$tmp/cert.der"
+		n=$(stat -c %s "$tmp/cert.der")
+		printf "$(printf '\\x%02x\\x%02x\\x%02x' $((n >> 16)) $((n >> 8 & 255)) $((n & 255)))"
+		cat "$tmp/cert.der"
+	done > "$out/verify/$name"
+}
+chain one leaf1
+chain two leaf2 int1
+chain three leaf3 int2 int1
+chain sha384 leaf384
+chain badsig badsig
+chain unknown unknown other
+chain imposter imposter imposter_ca
+chain expired expired
+chain future future
+chain noca noca noca_int
+chain pathlen pl_leaf pl_int2 pl_int1
+chain server server
+chain crit crit
+chain long long long_int5 long_int4 long_int3 long_int2 long_int1
+chain rsa rsa
+
+
 to=127.0.0.1:{port}
 clients=(
 	openssl-13 "openssl s_client -tls1_3 -connect $to -servername a.example -alpn h2,http/1.1"
@@ -89,6 +124,6 @@ for name in sorted(os.listdir(src)):
         with open(os.path.join(dst, f"{name}-{sel:02x}"), "wb") as f:
             f.write(bytes([sel]) + rest)
 PY
-for t in engine record bundle x509 eckey pem; do
+for t in engine record verify bundle x509 eckey pem; do
 	printf 'seeds: %-7s %3d inputs\n' $t "$(ls "$out/$t" | wc -l)"
 done

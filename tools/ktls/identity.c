@@ -18,7 +18,6 @@
 
 #include "ktls.h"
 
-#define KTLS_FILE_MAX	0x100000
 /* The largest payload the key type takes (Documentation/identities.rst). */
 #define KTLS_BUNDLE_MAX	0x10000
 
@@ -31,119 +30,23 @@
 #define KTLS_NAME_CHARS	"abcdefghijklmnopqrstuvwxyz" \
 			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@+-"
 
-struct buf {
-	char *p;
-	size_t len;
-};
-
-static int read_file(const char *path, struct buf *b)
-{
-	FILE *f = fopen(path, "r");
-	struct stat st;
-	size_t n;
-
-	if (!f)
-		return ktls_err(errno == ENOENT ? KTLS_EXIT_NOTFOUND :
-				ktls_errno_code(errno), "%s: %s", path,
-				strerror(errno));
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > KTLS_FILE_MAX) {
-		fclose(f);
-		return ktls_err(KTLS_EXIT_INVALID, "%s: not a regular file of at most 1 MiB",
-				path);
-	}
-	b->p = malloc(st.st_size + 1);
-	if (!b->p) {
-		fclose(f);
-		return ktls_err(KTLS_EXIT_FAIL, "out of memory");
-	}
-	n = fread(b->p, 1, st.st_size, f);
-	fclose(f);
-	b->p[n] = '\0';
-	b->len = n;
-	return 0;
-}
-
-/* The next PEM block of @s from @*pos: its label and the whole block. */
-static bool pem_next(const char *s, size_t *pos, char *label, size_t llen,
-		     const char **start, const char **end)
-{
-	const char *b = strstr(s + *pos, "-----BEGIN "), *l, *e;
-	char tail[128];
-
-	if (!b)
-		return false;
-	l = b + strlen("-----BEGIN ");
-	e = strstr(l, "-----");
-	if (!e || (size_t)(e - l) >= llen) {
-		*pos = strlen(s);
-		return false;
-	}
-	snprintf(label, llen, "%.*s", (int)(e - l), l);
-	snprintf(tail, sizeof(tail), "-----END %s-----", label);
-	*start = b;
-	e = strstr(e, tail);
-	if (!e) {
-		/* No END line: the kernel says EBADMSG, with less detail. */
-		*end = NULL;
-		*pos = strlen(s);
-		return true;
-	}
-	*end = e + strlen(tail);
-	*pos = *end - s;
-	return true;
-}
-
-static int b64(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/* The DER inside a PEM block, loosely: for the message, not the kernel. */
-static size_t pem_der(const char *start, const char *end, unsigned char *out,
-		      size_t size)
-{
-	const char *p = strchr(start, '\n');
-	unsigned int acc = 0, bits = 0;
-	size_t n = 0;
-	int v;
-
-	for (; p && p < end && *p != '-' && n < size; p++) {
-		v = b64(*p);
-		if (v < 0)
-			continue;
-		acc = acc << 6 | v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[n++] = acc >> bits;
-		}
-	}
-	return n;
-}
-
 /*
  * The bundle the kernel takes: the CERTIFICATE blocks of @cert, in
  * order, then the private key block of @key.  Only those, so that the
  * same combined file may be given as both.
  */
-static int make_bundle(const char *cpath, const char *kpath, struct buf *out)
+static int make_bundle(const char *cpath, const char *kpath,
+		       struct ktls_buf *out)
 {
-	struct buf cert = {}, key = {};
+	struct ktls_buf cert = {}, key = {};
 	const char *start, *end, *kstart = NULL, *kend = NULL;
 	char label[64];
 	size_t pos = 0, n = 0, nkeys = 0, ncerts = 0;
 	int rc;
 
-	rc = read_file(cpath, &cert);
+	rc = ktls_read_file(cpath, &cert);
 	if (!rc)
-		rc = read_file(kpath, &key);
+		rc = ktls_read_file(kpath, &key);
 	if (rc)
 		goto out;
 	rc = KTLS_EXIT_INVALID;
@@ -153,7 +56,7 @@ static int make_bundle(const char *cpath, const char *kpath, struct buf *out)
 		rc = ktls_err(KTLS_EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	while (pem_next(cert.p, &pos, label, sizeof(label), &start, &end)) {
+	while (ktls_pem_next(cert.p, &pos, label, sizeof(label), &start, &end)) {
 		if (!end) {
 			ktls_err(rc, "%s: a '%s' block without its END line",
 				 cpath, label);
@@ -172,7 +75,7 @@ static int make_bundle(const char *cpath, const char *kpath, struct buf *out)
 		goto out;
 	}
 	pos = 0;
-	while (pem_next(key.p, &pos, label, sizeof(label), &start, &end)) {
+	while (ktls_pem_next(key.p, &pos, label, sizeof(label), &start, &end)) {
 		if (!strcmp(label, "ENCRYPTED PRIVATE KEY")) {
 			ktls_err(rc, "%s: the private key is encrypted; decrypt it first (openssl pkey -in KEY -out PLAIN.key)",
 				 kpath);
@@ -213,7 +116,7 @@ out:
 }
 
 /* The leaf's key algorithm, when it is not the one the kernel takes. */
-static int check_leaf(const char *cpath, const struct buf *bundle)
+static int check_leaf(const char *cpath, const struct ktls_buf *bundle)
 {
 	struct ktls_cert_info info;
 	unsigned char der[16384];
@@ -221,9 +124,9 @@ static int check_leaf(const char *cpath, const struct buf *bundle)
 	char label[64];
 	size_t pos = 0, n;
 
-	if (!pem_next(bundle->p, &pos, label, sizeof(label), &start, &end))
+	if (!ktls_pem_next(bundle->p, &pos, label, sizeof(label), &start, &end))
 		return 0;
-	n = pem_der(start, end, der, sizeof(der));
+	n = ktls_pem_der(start, end, der, sizeof(der));
 	if (ktls_x509_parse(der, n, &info))
 		return 0;	/* the kernel will say what is wrong */
 	if (strcmp(info.key_type, "EC P-256"))
@@ -272,7 +175,7 @@ static int bundle_errno(const char *name, int err)
 	return ktls_err(KTLS_EXIT_FAIL, "%s: %s", name, strerror(err));
 }
 
-static bool name_ok(const char *name)
+bool ktls_name_ok(const char *name)
 {
 	size_t len = strlen(name);
 
@@ -304,7 +207,7 @@ static int identity_load(int argc, char **argv, bool update)
 		{}
 	};
 	const char *cert = NULL, *key = NULL, *name;
-	struct buf bundle = {};
+	struct ktls_buf bundle = {};
 	bool replace = update;
 	__s32 ring, serial;
 	int o, rc;
@@ -332,7 +235,7 @@ static int identity_load(int argc, char **argv, bool update)
 	if (optind + 1 != argc || !cert || !key)
 		goto usage;
 	name = argv[optind];
-	if (!name_ok(name))
+	if (!ktls_name_ok(name))
 		return ktls_err(KTLS_EXIT_USAGE, "'%s': %s", name,
 				"1 to 255 letters, digits and ._:@+- (not first: . -)");
 	rc = make_bundle(cert, key, &bundle);

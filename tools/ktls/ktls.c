@@ -124,6 +124,7 @@ static void print_usage(FILE *f)
 	fputs("usage: ktls COMMAND [ARGS]\n"
 	      "\n"
 	      "  identity add|list|show|update|del  server identities in the keyring\n"
+	      "  trust add|list|show|del        CAs that client certificates chain to\n"
 	      "  arm --pid PID --port PORT --identity NAME[,NAME...]\n"
 	      "                                 arm the listeners of a running process\n"
 	      "  run --port PORT --identity NAME -- COMMAND [ARGS...]\n"
@@ -147,6 +148,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "identity"))
 		return ktls_cmd_identity(argc - 1, argv + 1);
+	if (!strcmp(cmd, "trust"))
+		return ktls_cmd_trust(argc - 1, argv + 1);
 	if (!strcmp(cmd, "arm"))
 		return ktls_cmd_arm(argc - 1, argv + 1);
 	if (!strcmp(cmd, "run"))

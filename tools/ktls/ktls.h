@@ -25,6 +25,7 @@
 /* The keyring, in the caller's user keyring, that holds the identities. */
 #define KTLS_KEYRING	"ktls"
 #define KTLS_KEY_TYPE	"ktls_identity"
+#define KTLS_TRUST_TYPE	"ktls_trust"
 #define KTLS_NAME_MAX	255
 #define KTLS_PORTS_MAX	16
 
@@ -71,6 +72,8 @@ int ktls_keyring_setup(void);
 __s32 ktls_keyring(bool create);
 __s32 ktls_identity_find(const char *name);
 int ktls_identity_list(__s32 **serials);
+__s32 ktls_key_find(const char *type, const char *name);
+int ktls_key_list(const char *type, __s32 **serials);
 int ktls_key_describe(__s32 serial, char *type, size_t tlen, char *desc,
 		      size_t dlen);
 int ktls_key_read(__s32 serial, unsigned char **buf, size_t *len);
@@ -93,8 +96,29 @@ struct ktls_cert_info {
 int ktls_x509_parse(const unsigned char *der, size_t len,
 		    struct ktls_cert_info *info);
 
+/* pem.c: files and the PEM blocks in them */
+struct ktls_buf {
+	char *p;
+	size_t len;
+};
+
+int ktls_read_file(const char *path, struct ktls_buf *b);
+bool ktls_pem_next(const char *s, size_t *pos, char *label, size_t llen,
+		   const char **start, const char **end);
+size_t ktls_pem_der(const char *start, const char *end, unsigned char *out,
+		    size_t size);
+
+/* sha256.c: certificate fingerprints */
+#define KTLS_SHA256_SIZE	32
+void ktls_sha256(const void *data, size_t len,
+		 unsigned char out[KTLS_SHA256_SIZE]);
+
 /* identity.c */
 int ktls_cmd_identity(int argc, char **argv);
+bool ktls_name_ok(const char *name);
+
+/* trust.c */
+int ktls_cmd_trust(int argc, char **argv);
 
 /* settings.c */
 struct ktls_group_name {

@@ -21,6 +21,15 @@
 #define kfree(p)		free((void *)(p))
 #define kvfree(p)		free((void *)(p))
 
+static inline void *kmemdup(const void *src, size_t len, int gfp)
+{
+	void *p = malloc(len ? len : 1);
+
+	if (p)
+		memcpy(p, src, len);
+	return p;
+}
+
 static inline void kfree_sensitive(const void *p)
 {
 	free((void *)p);

@@ -3,6 +3,10 @@
 #ifndef _KTLS_SHIM_LINUX_TIME64_H
 #define _KTLS_SHIM_LINUX_TIME64_H
 
+#include <linux/types.h>
+
+typedef s64 time64_t;
+
 #define MSEC_PER_SEC	1000L
 #define NSEC_PER_MSEC	1000000L
 #define NSEC_PER_SEC	1000000000L

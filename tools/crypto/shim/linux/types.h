@@ -21,6 +21,7 @@ typedef uint64_t u64;
 typedef int8_t s8;
 typedef int16_t s16;
 typedef int32_t s32;
+typedef int64_t s64;
 typedef unsigned __int128 u128;
 
 #ifndef __always_inline
