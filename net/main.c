@@ -18,6 +18,7 @@
 #include "hs/hs.h"
 #include "hs/pool.h"
 #include "hs/events.h"
+#include "hs/ticket.h"
 
 static int __init ktls_hs_module_init(void)
 {
@@ -54,9 +55,13 @@ static int __init ktls_hs_module_init(void)
 	if (err)
 		goto err_device;
 
-	err = ktls_hs_pool_init();
+	err = ktls_hs_ticket_keyring_init();
 	if (err)
 		goto err_identity;
+
+	err = ktls_hs_pool_init();
+	if (err)
+		goto err_tickets;
 
 	err = ktls_hs_events_init();
 	if (err)
@@ -72,6 +77,8 @@ err_events:
 	ktls_hs_events_exit();
 err_pool:
 	ktls_hs_pool_exit();
+err_tickets:
+	ktls_hs_ticket_keyring_exit();
 err_identity:
 	ktls_identity_exit();
 err_device:
@@ -90,6 +97,7 @@ static void __exit ktls_hs_module_exit(void)
 	tcp_unregister_ulp(&ktls_hs_ulp_ops);
 	/* Children of armed listeners closed from the work hold module refs. */
 	ktls_hs_listen_exit();
+	ktls_hs_ticket_keyring_exit();
 	ktls_identity_exit();
 	/*
 	 * Every socket the ULP is attached to holds a module reference
