@@ -44,7 +44,8 @@ static void help(FILE *f)
 {
 	fputs("usage: ktls arm --pid PID[,PID...] [--tree] --port PORT | --fd FD\n"
 	      "                --identity NAME[,NAME...] [--alpn PROTO[,PROTO...]]\n"
-	      "                [--tickets SECONDS] [--versions 1.2,1.3]\n"
+	      "                [--tickets SECONDS] [--ticket-keys NAME]\n"
+	      "                [--versions 1.2,1.3]\n"
 	      "                [--handshake-timeout MS] [--replace] [--wait SECONDS]\n"
 	      "\n"
 	      "Arm the TCP listeners process PID holds on PORT (or its descriptor FD):\n"
@@ -55,6 +56,8 @@ static void help(FILE *f)
 	      "off unless --alpn names protocols.  An armed listener is refused\n"
 	      "unless --replace, which sets every option again and adds identities.\n"
 	      "--wait retries for SECONDS until PID listens (ExecStartPost=).\n"
+	      "--ticket-keys seals tickets with the ticket keys NAME ('ktls tickets')\n"
+	      "instead of the kernel's own: every machine with them resumes them.\n"
 	      "Needs ptrace rights over PID (pidfd_getfd): root, or CAP_SYS_PTRACE.\n", f);
 }
 
@@ -79,6 +82,7 @@ static int parse(struct arm_args *a, int argc, char **argv)
 		{ "identity", required_argument, NULL, 'i' },
 		{ "alpn", required_argument, NULL, 'a' },
 		{ "tickets", required_argument, NULL, 't' },
+		{ "ticket-keys", required_argument, NULL, 'K' },
 		{ "versions", required_argument, NULL, 'V' },
 		{ "handshake-timeout", required_argument, NULL, 'T' },
 		{ "replace", no_argument, NULL, 'R' },

@@ -28,8 +28,6 @@
 #define KEY_USR_READ	0x00020000
 #define KEY_USR_SEARCH	0x00080000
 
-#define KTLS_NAME_CHARS	"abcdefghijklmnopqrstuvwxyz" \
-			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@+-"
 
 struct buf {
 	char *p;
@@ -272,15 +270,6 @@ static int bundle_errno(const char *name, int err)
 	return ktls_err(KTLS_EXIT_FAIL, "%s: %s", name, strerror(err));
 }
 
-static bool name_ok(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!len || len > KTLS_NAME_MAX || name[0] == '.' || name[0] == '-')
-		return false;
-	return strspn(name, KTLS_NAME_CHARS) == len;
-}
-
 static void help_add(FILE *f)
 {
 	fputs("usage: ktls identity add NAME --cert CHAIN.pem --key KEY.pem [--replace]\n"
@@ -332,7 +321,7 @@ static int identity_load(int argc, char **argv, bool update)
 	if (optind + 1 != argc || !cert || !key)
 		goto usage;
 	name = argv[optind];
-	if (!name_ok(name))
+	if (!ktls_name_ok(name))
 		return ktls_err(KTLS_EXIT_USAGE, "'%s': %s", name,
 				"1 to 255 letters, digits and ._:@+- (not first: . -)");
 	rc = make_bundle(cert, key, &bundle);

@@ -2,7 +2,8 @@
 /*
  * The keyring the identities live in: a keyring named "ktls" in the
  * caller's user keyring (root's, for a system service), each identity a
- * "ktls_identity" key named by its description.  Raw keyctl(2) and
+ * "ktls_identity" key named by its description, each set of ticket keys
+ * a "ktls_tickets" key.  Raw keyctl(2) and
  * add_key(2): libkeyutils would add a dependency for five calls.
  *
  * The user keyring, unlike a session keyring, does not die with a login
@@ -132,8 +133,8 @@ int ktls_key_describe(__s32 serial, char *type, size_t tlen, char *desc,
 	return 0;
 }
 
-/* The serials of the identities, in keyring order; their count or -errno. */
-int ktls_identity_list(__s32 **serials)
+/* The serials of the keys of @type, in keyring order; their count or -errno. */
+int ktls_key_list(const char *type_name, __s32 **serials)
 {
 	char type[64], desc[KTLS_NAME_MAX + 1];
 	unsigned char *buf;
@@ -154,7 +155,7 @@ int ktls_identity_list(__s32 **serials)
 	for (i = 0; i < (int)(len / sizeof(*keys)); i++) {
 		if (ktls_key_describe(keys[i], type, sizeof(type), desc,
 				      sizeof(desc)) ||
-		    strcmp(type, KTLS_KEY_TYPE))
+		    strcmp(type, type_name))
 			continue;
 		keys[n++] = keys[i];
 	}
@@ -162,14 +163,19 @@ int ktls_identity_list(__s32 **serials)
 	return n;
 }
 
-/* The identity named @name in the keyring: its serial, or -ENOKEY. */
-__s32 ktls_identity_find(const char *name)
+int ktls_identity_list(__s32 **serials)
+{
+	return ktls_key_list(KTLS_KEY_TYPE, serials);
+}
+
+/* The key of @type named @name in the keyring: its serial, or -ENOKEY. */
+__s32 ktls_key_find(const char *type_name, const char *name)
 {
 	char type[64], desc[KTLS_NAME_MAX + 1];
 	__s32 *keys, found = -ENOKEY;
 	int i, n;
 
-	n = ktls_identity_list(&keys);
+	n = ktls_key_list(type_name, &keys);
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++) {
@@ -181,6 +187,11 @@ __s32 ktls_identity_find(const char *name)
 	}
 	free(keys);
 	return found;
+}
+
+__s32 ktls_identity_find(const char *name)
+{
+	return ktls_key_find(KTLS_KEY_TYPE, name);
 }
 
 /* The name of identity @serial, or "#serial" for a key we cannot see. */

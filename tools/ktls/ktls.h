@@ -25,6 +25,8 @@
 /* The keyring, in the caller's user keyring, that holds the identities. */
 #define KTLS_KEYRING	"ktls"
 #define KTLS_KEY_TYPE	"ktls_identity"
+/* Ticket keys an operator supplies, in the same keyring. */
+#define KTLS_TICKETS_TYPE	"ktls_tickets"
 #define KTLS_NAME_MAX	255
 #define KTLS_PORTS_MAX	16
 
@@ -50,6 +52,8 @@ struct ktls_settings {
 	__u32 versions;
 	__u32 timeout_ms;
 	__u32 ticket_lifetime;
+	char ticket_keys[KTLS_NAME_MAX + 1];	/* --ticket-keys, "" if none */
+	__s32 ticket_serial;	/* its serial, once resolved */
 	unsigned short port;	/* names the ticket key group */
 };
 
@@ -64,12 +68,15 @@ bool ktls_module_loaded(void);
 int ktls_need_module(void);
 bool ktls_is_help(int argc, char **argv);
 int ktls_parse_uint(const char *s, unsigned long max, unsigned long *val);
+bool ktls_name_ok(const char *name);
 
 /* keyring.c */
 int ktls_keyring_setup(void);
 __s32 ktls_keyring(bool create);
 __s32 ktls_identity_find(const char *name);
 int ktls_identity_list(__s32 **serials);
+__s32 ktls_key_find(const char *type, const char *name);
+int ktls_key_list(const char *type, __s32 **serials);
 int ktls_key_describe(__s32 serial, char *type, size_t tlen, char *desc,
 		      size_t dlen);
 int ktls_key_read(__s32 serial, unsigned char **buf, size_t *len);
@@ -94,6 +101,9 @@ int ktls_x509_parse(const unsigned char *der, size_t len,
 
 /* identity.c */
 int ktls_cmd_identity(int argc, char **argv);
+
+/* tickets.c */
+int ktls_cmd_tickets(int argc, char **argv);
 
 /* settings.c */
 int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg);
