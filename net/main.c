@@ -19,6 +19,7 @@
 #include "hs/hs.h"
 #include "hs/pool.h"
 #include "hs/events.h"
+#include "hs/ticket.h"
 
 static int __init ktls_hs_module_init(void)
 {
@@ -59,9 +60,13 @@ static int __init ktls_hs_module_init(void)
 	if (err)
 		goto err_identity;
 
-	err = ktls_hs_pool_init();
+	err = ktls_hs_ticket_keyring_init();
 	if (err)
 		goto err_trust;
+
+	err = ktls_hs_pool_init();
+	if (err)
+		goto err_tickets;
 
 	err = ktls_hs_events_init();
 	if (err)
@@ -77,6 +82,8 @@ err_events:
 	ktls_hs_events_exit();
 err_pool:
 	ktls_hs_pool_exit();
+err_tickets:
+	ktls_hs_ticket_keyring_exit();
 err_trust:
 	ktls_trust_exit();
 err_identity:
@@ -97,6 +104,7 @@ static void __exit ktls_hs_module_exit(void)
 	tcp_unregister_ulp(&ktls_hs_ulp_ops);
 	/* Children of armed listeners closed from the work hold module refs. */
 	ktls_hs_listen_exit();
+	ktls_hs_ticket_keyring_exit();
 	ktls_trust_exit();
 	ktls_identity_exit();
 	/*

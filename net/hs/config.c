@@ -182,8 +182,14 @@ static int ktls_hs_get_u32(sockptr_t optval, unsigned int optlen, u32 *val)
 static_assert(KTLS_HS_TICKET_LIFETIME_MAX == 7 * 24 * 3600);
 
 /*
- * KTLS_HS_TICKETS: the key group is looked up (or made) here, in
- * process context, so that handshakes only take a reference.
+ * KTLS_HS_TICKETS: the key group is looked up (or made), or the
+ * operator's key looked up with the caller's rights, here, in process
+ * context, so that handshakes only take a reference.
+ *
+ * The operator's key is named in the fields the struct has: a flag
+ * says key_group holds its serial.  The struct keeps its size, so old
+ * binaries and new ones pass the same optlen, and a kernel before the
+ * flag refuses it with EINVAL instead of sealing with keys of its own.
  */
 static int ktls_hs_settings_tickets(struct ktls_hs_settings *s,
 				    struct sock *sk, sockptr_t optval,
@@ -191,27 +197,33 @@ static int ktls_hs_settings_tickets(struct ktls_hs_settings *s,
 {
 	struct ktls_hs_ticket_keys *keys = NULL;
 	struct ktls_hs_tickets t;
+	bool keyring;
 
 	if (sockptr_is_null(optval) || optlen != sizeof(t))
 		return -EINVAL;
 	if (copy_from_sockptr(&t, optval, sizeof(t)))
 		return -EFAULT;
-	if (t.flags || t.lifetime_s > KTLS_HS_TICKET_LIFETIME_MAX ||
+	keyring = t.flags & KTLS_HS_TICKETS_KEYRING;
+	if ((t.flags & ~KTLS_HS_TICKETS_KEYRING) ||
+	    t.lifetime_s > KTLS_HS_TICKET_LIFETIME_MAX ||
 	    t.rotate_s > KTLS_HS_TICKET_LIFETIME_MAX ||
-	    (!t.lifetime_s && (t.key_group || t.rotate_s)))
+	    (!t.lifetime_s && (t.key_group || t.rotate_s || keyring)) ||
+	    (keyring && t.rotate_s))
 		return -EINVAL;
-	if (t.lifetime_s) {
+	if (keyring)
+		keys = ktls_hs_ticket_keys_keyring((s32)t.key_group);
+	else if (t.lifetime_s)
 		keys = ktls_hs_ticket_keys_get(sock_net(sk), current_euid(),
 					       t.key_group,
 					       t.rotate_s ?: t.lifetime_s);
-		if (IS_ERR(keys))
-			return PTR_ERR(keys);
-	}
+	if (IS_ERR(keys))
+		return PTR_ERR(keys);
 	ktls_hs_ticket_keys_put(s->tickets);
 	s->tickets = keys;
 	s->ticket_lifetime_s = t.lifetime_s;
 	s->ticket_group = t.key_group;
 	s->ticket_rotate_s = t.rotate_s;
+	s->ticket_flags = t.flags;
 	return 0;
 }
 
@@ -365,7 +377,8 @@ int ktls_hs_settings_set(struct sock *sk,
  * @sk:		the socket, locked
  * @slot:	its settings
  *
- * Return: 0, or -ENOENT when the socket issues no tickets.
+ * Return: 0, -ENOENT when the socket issues no tickets, -EOPNOTSUPP
+ * when its keys are the operator's, who rotates them in the keyring.
  */
 int ktls_hs_settings_rotate(struct sock *sk,
 			    struct ktls_hs_settings __rcu **slot)
@@ -376,6 +389,8 @@ int ktls_hs_settings_rotate(struct sock *sk,
 
 	if (!s || !s->tickets)
 		return -ENOENT;
+	if (ktls_hs_ticket_keys_serial(s->tickets))
+		return -EOPNOTSUPP;
 	ktls_hs_ticket_keys_rotate(s->tickets, ktls_hs_ticket_now_ms());
 	return 0;
 }
@@ -447,6 +462,7 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 			t.lifetime_s = s->ticket_lifetime_s;
 			t.key_group = s->ticket_group;
 			t.rotate_s = s->ticket_rotate_s;
+			t.flags = s->ticket_flags;
 		}
 		return ktls_hs_put_bytes(optval, optlen, &t, sizeof(t));
 	default:

@@ -46,8 +46,8 @@ struct proto_accept_arg;
  * @fallback:	KTLS_HS_FALLBACK: hand over what we cannot serve
  * @sni_policy:	KTLS_HS_SNI_* of the uapi
  * @tickets:	ticket key group, referenced; NULL: no tickets
- * @ticket_lifetime_s, @ticket_group, @ticket_rotate_s: KTLS_HS_TICKETS as
- *		set, for getsockopt
+ * @ticket_lifetime_s, @ticket_group, @ticket_rotate_s, @ticket_flags:
+ *		KTLS_HS_TICKETS as set, for getsockopt
  * @rcu:	freed after a grace period: clones read it under RCU
  */
 struct ktls_hs_settings {
@@ -67,6 +67,7 @@ struct ktls_hs_settings {
 	u32 ticket_lifetime_s;
 	u32 ticket_group;
 	u32 ticket_rotate_s;
+	u32 ticket_flags;
 	struct rcu_head rcu;
 };
 

@@ -5,21 +5,23 @@
  *	format(1) key_id(4) salt(16) | ChaCha20-Poly1305(state) tag(16)
  *
  * Every ticket is sealed with a key of its own, HKDF-Expand (SHA-256)
- * of the group's key and a random salt, under the all-zero nonce: with a
- * fresh key per ticket no nonce is ever used twice, however many tickets
- * a key seals in its period.  The header is the AEAD's additional data,
- * so the key id and salt cannot be swapped either.  The key id says
- * which of the group's keys sealed it; a ticket of a key rotated out is
- * refused without trying the others.
+ * of the key for its TLS version's tickets and a random salt, under the
+ * all-zero nonce: with a fresh key per ticket no nonce is ever used
+ * twice, however many tickets a key seals in its period.  The header is
+ * the AEAD's additional data, so the format, key id and salt cannot be
+ * swapped either.  The key id says which generation of keys sealed it;
+ * a ticket of a key rotated out is refused without trying the others.
  *
  * The plaintext, all integers big-endian:
  *
  *	version(2) suite(2) flags(1) created_ms(8) lifetime_s(4)
  *	age_add(4) secret<1..48> id_digest(32) sni<0..255>
  *
- * A new layout takes a new format byte; tickets of an old one are
- * refused and the client does a full handshake.  Allocation-free:
- * tickets are sealed and opened in softirq, inside the handshake.
+ * A new layout or key schedule takes a new format byte.  A ticket of
+ * another format, as a fleet in the middle of an upgrade hands around,
+ * is refused before anything else is read of it, and the client does a
+ * full handshake.  Allocation-free: tickets are sealed and opened in
+ * softirq, inside the handshake.
  *
  * Both versions bind a ticket the same way, to the identity and the
  * server_name of its session, here.
@@ -36,6 +38,7 @@
 #include <ktls_hs/kdf.h>
 
 #include "codec.h"
+#include "messages.h"
 #include "ticket.h"
 #include "ticket_priv.h"
 
@@ -43,9 +46,20 @@
 /* What HKDF-Expand's info starts with, before the salt. */
 static const char ktls_hs_ticket_label[] = "ktls_hs ticket";
 
-/* The ticket's own AEAD key, from the group key and its salt. */
-static int ktls_hs_ticket_aead(struct ktls_lib_aead *aead,
-			       const struct ktls_hs_ticket_key *key,
+/* The keys of a generation that seal tickets of TLS @version, if any. */
+static int ktls_hs_ticket_use(u16 version)
+{
+	switch (version) {
+	case KTLS_VERSION_TLS13:
+		return KTLS_HS_TICKET_USE_TLS13;
+	case KTLS_VERSION_TLS12:
+		return KTLS_HS_TICKET_USE_TLS12;
+	}
+	return -EINVAL;
+}
+
+/* The ticket's own AEAD key, from the generation's key and its salt. */
+static int ktls_hs_ticket_aead(struct ktls_lib_aead *aead, const u8 *secret,
 			       const u8 *salt)
 {
 	u8 info[sizeof(ktls_hs_ticket_label) - 1 + KTLS_HS_TICKET_SALT_LEN];
@@ -55,8 +69,8 @@ static int ktls_hs_ticket_aead(struct ktls_lib_aead *aead,
 	memcpy(info, ktls_hs_ticket_label, sizeof(ktls_hs_ticket_label) - 1);
 	memcpy(info + sizeof(ktls_hs_ticket_label) - 1, salt,
 	       KTLS_HS_TICKET_SALT_LEN);
-	err = ktls_hkdf_expand(KTLS_HASH_SHA256, key->secret,
-			       sizeof(key->secret), info, sizeof(info), k,
+	err = ktls_hkdf_expand(KTLS_HASH_SHA256, secret,
+			       KTLS_HS_TICKET_SECRET_LEN, info, sizeof(info), k,
 			       sizeof(k));
 	if (!err)
 		err = ktls_lib_aead_setkey(aead, KTLS_LIB_CHACHA20_POLY1305, k,
@@ -71,14 +85,14 @@ static int ktls_hs_ticket_aead(struct ktls_lib_aead *aead,
  * that the AEAD's key schedule is off the callers' frames.
  */
 static noinline_for_stack int
-ktls_hs_ticket_crypt(const struct ktls_hs_ticket_key *key, const u8 *hdr,
-		     u8 *buf, size_t len, bool seal)
+ktls_hs_ticket_crypt(const u8 *secret, const u8 *hdr, u8 *buf, size_t len,
+		     bool seal)
 {
 	static const u8 nonce[KTLS_LIB_AEAD_NONCE_SIZE];
 	struct ktls_lib_aead aead;
 	int err;
 
-	err = ktls_hs_ticket_aead(&aead, key, hdr + 5);
+	err = ktls_hs_ticket_aead(&aead, secret, hdr + 5);
 	if (err)
 		return err;
 	if (seal)
@@ -150,24 +164,26 @@ int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
 			const struct ktls_hs_ticket_state *st, u8 *out,
 			size_t cap)
 {
+	int use = ktls_hs_ticket_use(st->version);
 	struct ktls_hs_ticket_key key;
 	size_t plain;
 	int err;
 
-	if (!st->secret_len || st->secret_len > sizeof(st->secret) ||
+	if (use < 0 || !st->secret_len || st->secret_len > sizeof(st->secret) ||
 	    st->sni_len > sizeof(st->sni))
 		return -EINVAL;
 	plain = ktls_hs_ticket_plain_len(st);
 	if (cap < KTLS_HS_TICKET_HDR_LEN + plain + KTLS_HS_TICKET_TAG_LEN)
 		return -EINVAL;
 
-	ktls_hs_ticket_keys_current(k, now_ms, &key);
+	if (!ktls_hs_ticket_keys_current(k, now_ms, &key))
+		return -ENOKEY;
 	out[0] = KTLS_HS_TICKET_FORMAT;
 	put_unaligned_be32(key.id, out + 1);
 	get_random_bytes(out + 5, KTLS_HS_TICKET_SALT_LEN);
 	ktls_hs_ticket_encode(st, out + KTLS_HS_TICKET_HDR_LEN);
-	err = ktls_hs_ticket_crypt(&key, out, out + KTLS_HS_TICKET_HDR_LEN,
-				   plain, true);
+	err = ktls_hs_ticket_crypt(key.secret[use], out,
+				   out + KTLS_HS_TICKET_HDR_LEN, plain, true);
 	memzero_explicit(&key, sizeof(key));
 	if (err) {
 		memzero_explicit(out, KTLS_HS_TICKET_HDR_LEN + plain);
@@ -177,17 +193,34 @@ int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_seal);
 
+/*
+ * Whether @st is within its lifetime at @now_ms.  Made a little ahead of
+ * our clock, by a machine whose clock is ahead, it counts as made now.
+ */
+static bool ktls_hs_ticket_fresh(struct ktls_hs_ticket_state *st,
+				 u64 now_ms)
+{
+	if (st->created_ms > now_ms) {
+		if (st->created_ms - now_ms > KTLS_HS_TICKET_SKEW_MS)
+			return false;
+		st->created_ms = now_ms;
+	}
+	return now_ms - st->created_ms < (u64)st->lifetime_s * MSEC_PER_SEC;
+}
+
 int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
-			const u8 *in, size_t len,
+			u16 version, const u8 *in, size_t len,
 			struct ktls_hs_ticket_state *st)
 {
 	u8 buf[KTLS_HS_TICKET_PLAIN_MAX + KTLS_HS_TICKET_TAG_LEN];
+	int use = ktls_hs_ticket_use(version);
 	struct ktls_hs_ticket_key key;
 	size_t body;
 	int err;
 
 	memset(st, 0, sizeof(*st));
-	if (len < KTLS_HS_TICKET_HDR_LEN + KTLS_HS_TICKET_TAG_LEN ||
+	/* The format first: nothing else of another format means a thing. */
+	if (use < 0 || len < KTLS_HS_TICKET_HDR_LEN + KTLS_HS_TICKET_TAG_LEN ||
 	    len > KTLS_HS_TICKET_MAX_LEN || in[0] != KTLS_HS_TICKET_FORMAT)
 		return -EBADMSG;
 	if (!ktls_hs_ticket_keys_find(k, now_ms, get_unaligned_be32(in + 1),
@@ -195,14 +228,14 @@ int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
 		return -ENOKEY;
 	body = len - KTLS_HS_TICKET_HDR_LEN;
 	memcpy(buf, in + KTLS_HS_TICKET_HDR_LEN, body);
-	err = ktls_hs_ticket_crypt(&key, in, buf, body, false);
+	err = ktls_hs_ticket_crypt(key.secret[use], in, buf, body, false);
 	memzero_explicit(&key, sizeof(key));
-	if (!err && !ktls_hs_ticket_decode(buf, body - KTLS_HS_TICKET_TAG_LEN,
-					   st))
+	/* Sealed with the key of @version, so of it: checked all the same. */
+	if (!err && (!ktls_hs_ticket_decode(buf, body - KTLS_HS_TICKET_TAG_LEN,
+					    st) || st->version != version))
 		err = -EBADMSG;
 	memzero_explicit(buf, sizeof(buf));
-	if (!err && (st->created_ms > now_ms ||
-		     now_ms - st->created_ms >= (u64)st->lifetime_s * MSEC_PER_SEC))
+	if (!err && !ktls_hs_ticket_fresh(st, now_ms))
 		err = -EKEYEXPIRED;
 	if (err)
 		memzero_explicit(st, sizeof(*st));

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Stateless session tickets: the key groups that seal them
- * (ticket_keys.c) and the sealed format (ticket.c).  A ticket carries
- * everything a later handshake needs to resume the session, encrypted
- * and authenticated under a key the kernel generated, which never
- * leaves it; the server keeps no per-session state.
+ * Stateless session tickets: the keys that seal them, made by the
+ * kernel (ticket_keys.c) or supplied by an operator through the keyring
+ * (ticket_keyring.c), and the sealed format (ticket.c).  A ticket
+ * carries everything a later handshake needs to resume the session,
+ * encrypted and authenticated under a key that never leaves the kernel;
+ * the server keeps no per-session state.
  *
  * Nothing here knows the TLS version of the session it seals: the TLS
  * 1.3 handshake puts a resumption PSK in the state, a TLS 1.2 one
@@ -35,14 +36,35 @@ struct ktls_hs_ticket_keys;
 struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_get(struct net *net,
 						    kuid_t uid, u32 group,
 						    u32 rotate_s);
+/*
+ * The keys of the operator's "ktls_tickets" key @serial, which the
+ * caller must be allowed to search; they change as the key does.
+ * Process context.  ERR_PTR: -EINVAL (not a serial, or a key of another
+ * type), -ENOKEY, -EACCES, -EKEYREVOKED, -EKEYEXPIRED, -ENOMEM.
+ */
+struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_keyring(s32 serial);
 void ktls_hs_ticket_keys_hold(struct ktls_hs_ticket_keys *k);
 void ktls_hs_ticket_keys_put(struct ktls_hs_ticket_keys *k);
 void ktls_hs_ticket_keys_rotate(struct ktls_hs_ticket_keys *k, u64 now_ms);
 u32 ktls_hs_ticket_keys_group(const struct ktls_hs_ticket_keys *k);
 u32 ktls_hs_ticket_keys_period(const struct ktls_hs_ticket_keys *k);
+/* The serial of the operator's key, 0 for keys of the kernel's own. */
+s32 ktls_hs_ticket_keys_serial(const struct ktls_hs_ticket_keys *k);
 
-/* Tickets count time on the boot clock, in ms: this host's keys only. */
+/*
+ * The kernel's own keys count time on the boot clock, in ms, which no
+ * step of the wall clock moves: they are this host's alone.  Keys an
+ * operator shares across machines count it on the one clock those
+ * machines share, the wall clock.  ktls_hs_ticket_keys_now() is the
+ * clock of @k; tickets are sealed and opened on it.
+ */
 u64 ktls_hs_ticket_now_ms(void);
+u64 ktls_hs_ticket_real_ms(void);
+u64 ktls_hs_ticket_keys_now(const struct ktls_hs_ticket_keys *k);
+
+/* "ktls_tickets", the key type of ticket_keyring.c */
+int ktls_hs_ticket_keyring_init(void);
+void ktls_hs_ticket_keyring_exit(void);
 
 /* ktls_hs_ticket_state.flags */
 #define KTLS_HS_TICKET_EMS	0x01	/* TLS 1.2: extended master secret */
@@ -82,9 +104,10 @@ struct ktls_hs_ticket_state {
 /*
  * Sealed: format(1) key_id(4) salt(16) ciphertext tag(16); the plaintext
  * is the state above, serialised with its variable parts as long as they
- * are.
+ * are.  Format 1 sealed every ticket with one key per generation; format
+ * 2 seals TLS 1.3 and TLS 1.2 tickets with keys of their own.
  */
-#define KTLS_HS_TICKET_FORMAT		1
+#define KTLS_HS_TICKET_FORMAT		2
 #define KTLS_HS_TICKET_SALT_LEN		16
 #define KTLS_HS_TICKET_HDR_LEN		(1 + 4 + KTLS_HS_TICKET_SALT_LEN)
 #define KTLS_HS_TICKET_PLAIN_MAX	(2 + 2 + 1 + 8 + 4 + 4 + \
@@ -95,20 +118,31 @@ struct ktls_hs_ticket_state {
 					 KTLS_HS_TICKET_PLAIN_MAX + 16)
 
 /*
+ * A ticket made up to this long before its own creation time, by the
+ * clock of the machine that opens it, counts as made just now: the
+ * wall clocks of a fleet's machines are close, not equal.
+ */
+#define KTLS_HS_TICKET_SKEW_MS		1000
+
+/*
  * Seal @st under the current key of @k (rotating it first when due) into
- * @out, of @cap bytes.  Returns the ticket's length or -EINVAL.
+ * @out, of @cap bytes, with the key for @st->version's tickets.  Returns
+ * the ticket's length, -EINVAL, or -ENOKEY when @k has no key to seal
+ * with (the operator's key was revoked): the session gets no ticket.
  */
 int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
 			const struct ktls_hs_ticket_state *st, u8 *out,
 			size_t cap);
 /*
- * Open a ticket a client presented into @st.  0, or: -EBADMSG for a
- * ticket that is not one of ours or was altered, -ENOKEY when its key
- * was rotated out, -EKEYEXPIRED past its lifetime.  @st holds nothing
- * on failure.
+ * Open a ticket a client presented into @st, as one of a TLS @version
+ * session.  0, or: -EBADMSG for a ticket that is not one of ours, of
+ * another format or another version, or was altered, -ENOKEY when its
+ * key was rotated out, -EKEYEXPIRED past its lifetime.  @st holds
+ * nothing on failure; every failure means a full handshake, never an
+ * alert.
  */
 int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
-			const u8 *in, size_t len,
+			u16 version, const u8 *in, size_t len,
 			struct ktls_hs_ticket_state *st);
 
 /*

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Ticket key groups: the secrets session tickets are sealed with, made
- * by the kernel, rotated by it, never shown to anyone.
+ * by the kernel, rotated by it, never shown to anyone; and the handle
+ * through which a listener seals with the keys an operator supplies in
+ * a "ktls_tickets" key (ticket_keyring.c) instead.
  *
  * A group holds the current key and the one before it.  Keys rotate
  * lazily, when a ticket is sealed or opened and the current key is older
@@ -15,8 +17,12 @@
  * sessions, while another user's listener, asking for the same number,
  * cannot take or mint tickets of theirs.  Groups are looked up in
  * process context (setsockopt) and put from any context.
+ *
+ * A generation of keys is one key per use (ticket_priv.h): random for
+ * the kernel's keys, derived for the operator's (ktls_hs_ticket_key_derive()).
  */
 #include <linux/kernel.h>
+#include <linux/key.h>
 #include <linux/list.h>
 #include <linux/random.h>
 #include <linux/refcount.h>
@@ -24,8 +30,11 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/unaligned.h>
 #include <kunit/visibility.h>
 #include <net/net_namespace.h>
+
+#include <ktls_hs/kdf.h>
 
 #include "ticket.h"
 #include "ticket_priv.h"
@@ -40,12 +49,81 @@ u64 ktls_hs_ticket_now_ms(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_now_ms);
 
+u64 ktls_hs_ticket_real_ms(void)
+{
+	return ktime_get_real_ns() / NSEC_PER_MSEC;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_real_ms);
+
+u64 ktls_hs_ticket_keys_now(const struct ktls_hs_ticket_keys *k)
+{
+	return k->keyring ? ktls_hs_ticket_real_ms() : ktls_hs_ticket_now_ms();
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_keys_now);
+
+/* HKDF-Extract's salt, and the start of each use's HKDF-Expand info. */
+static const char ktls_hs_ticket_kdf_salt[] = "ktls_hs ticket keys";
+static const char *const ktls_hs_ticket_kdf_use[KTLS_HS_TICKET_USES] = {
+	[KTLS_HS_TICKET_USE_TLS13] = "ktls_hs tls13 tickets",
+	[KTLS_HS_TICKET_USE_TLS12] = "ktls_hs tls12 tickets",
+};
+
+/**
+ * ktls_hs_ticket_key_derive() - the keys of an operator's secret
+ * @key:	filled in
+ * @id:		the operator's id of the secret
+ * @secret:	the secret
+ * @len:	its bytes
+ * @born_ms:	when it became current
+ *
+ * PRK = HKDF-Extract(SHA-256, "ktls_hs ticket keys", secret), and the
+ * key of each use HKDF-Expand(PRK, its label || id, 32).  The extract
+ * turns a secret of any length the payload allows into one uniform key;
+ * the id in the info makes one secret under two ids two keys, so that a
+ * ticket names the generation it was sealed by, whatever the operator's
+ * secret store did.  Process context.
+ *
+ * Return: 0 or the errno of the hash.
+ */
+int ktls_hs_ticket_key_derive(struct ktls_hs_ticket_key *key, u32 id,
+			      const u8 *secret, size_t len, u64 born_ms)
+{
+	u8 prk[KTLS_HS_TICKET_SECRET_LEN];
+	u8 info[32];
+	size_t n;
+	int i, err;
+
+	memset(key, 0, sizeof(*key));
+	err = ktls_hkdf_extract(KTLS_HASH_SHA256, ktls_hs_ticket_kdf_salt,
+				sizeof(ktls_hs_ticket_kdf_salt) - 1, secret, len,
+				prk, sizeof(prk));
+	for (i = 0; !err && i < KTLS_HS_TICKET_USES; i++) {
+		n = strlen(ktls_hs_ticket_kdf_use[i]);
+		memcpy(info, ktls_hs_ticket_kdf_use[i], n);
+		put_unaligned_be32(id, info + n);
+		err = ktls_hkdf_expand(KTLS_HASH_SHA256, prk, sizeof(prk),
+				       info, n + 4, key->secret[i],
+				       KTLS_HS_TICKET_SECRET_LEN);
+	}
+	memzero_explicit(prk, sizeof(prk));
+	if (err) {
+		memzero_explicit(key, sizeof(*key));
+		return err;
+	}
+	key->id = id;
+	key->born_ms = born_ms;
+	key->live = true;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_key_derive);
+
 static void ktls_hs_ticket_key_new(struct ktls_hs_ticket_key *key,
 				   u32 not_id, u64 now_ms)
 {
 	do {
 		key->id = get_random_u32();
 	} while (key->id == not_id);
+	/* Random, so independent per use without a derivation. */
 	get_random_bytes(key->secret, sizeof(key->secret));
 	key->born_ms = now_ms;
 	key->live = true;
@@ -75,13 +153,17 @@ static void ktls_hs_ticket_keys_refresh(struct ktls_hs_ticket_keys *k,
 		memzero_explicit(&k->prev, sizeof(k->prev));
 }
 
-void ktls_hs_ticket_keys_current(struct ktls_hs_ticket_keys *k, u64 now_ms,
+/* False only for an operator's key that was revoked or went. */
+bool ktls_hs_ticket_keys_current(struct ktls_hs_ticket_keys *k, u64 now_ms,
 				 struct ktls_hs_ticket_key *out)
 {
+	if (k->keyring)
+		return ktls_hs_ticket_keyring_current(k->keyring, out);
 	spin_lock_bh(&k->lock);
 	ktls_hs_ticket_keys_refresh(k, now_ms);
 	*out = k->cur;
 	spin_unlock_bh(&k->lock);
+	return true;
 }
 
 bool ktls_hs_ticket_keys_find(struct ktls_hs_ticket_keys *k, u64 now_ms,
@@ -89,6 +171,8 @@ bool ktls_hs_ticket_keys_find(struct ktls_hs_ticket_keys *k, u64 now_ms,
 {
 	bool found = false;
 
+	if (k->keyring)
+		return ktls_hs_ticket_keyring_find(k->keyring, id, out);
 	spin_lock_bh(&k->lock);
 	ktls_hs_ticket_keys_refresh(k, now_ms);
 	if (k->cur.live && k->cur.id == id) {
@@ -108,10 +192,13 @@ bool ktls_hs_ticket_keys_find(struct ktls_hs_ticket_keys *k, u64 now_ms,
  * @now_ms:	ktls_hs_ticket_now_ms()
  *
  * Tickets of the current key stay good for one period; those of the
- * previous one are refused from now on.
+ * previous one are refused from now on.  Keys of the kernel's own only:
+ * the operator rotates theirs in the keyring.
  */
 void ktls_hs_ticket_keys_rotate(struct ktls_hs_ticket_keys *k, u64 now_ms)
 {
+	if (WARN_ON_ONCE(k->keyring))
+		return;
 	spin_lock_bh(&k->lock);
 	memzero_explicit(&k->prev, sizeof(k->prev));
 	ktls_hs_ticket_keys_shift(k, now_ms);
@@ -128,6 +215,12 @@ u32 ktls_hs_ticket_keys_period(const struct ktls_hs_ticket_keys *k)
 {
 	return k->period_s;
 }
+
+s32 ktls_hs_ticket_keys_serial(const struct ktls_hs_ticket_keys *k)
+{
+	return k->keyring ? k->keyring->serial : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_keys_serial);
 
 static struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_alloc(struct net *net,
 							     kuid_t uid,
@@ -212,6 +305,27 @@ struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_get(struct net *net,
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_keys_get);
 
+struct ktls_hs_ticket_keys *ktls_hs_ticket_keys_keyring(s32 serial)
+{
+	struct ktls_hs_ticket_keys *k;
+	struct key *key;
+
+	key = ktls_hs_ticket_keyring_lookup(serial);
+	if (IS_ERR(key))
+		return ERR_CAST(key);
+	k = kzalloc(sizeof(*k), GFP_KERNEL);
+	if (!k) {
+		key_put(key);
+		return ERR_PTR(-ENOMEM);
+	}
+	refcount_set(&k->ref, 1);
+	spin_lock_init(&k->lock);
+	INIT_LIST_HEAD(&k->node);
+	k->keyring = key;
+	return k;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_keys_keyring);
+
 /* Another reference, for a copy of the settings that hold @k. */
 void ktls_hs_ticket_keys_hold(struct ktls_hs_ticket_keys *k)
 {
@@ -227,6 +341,12 @@ void ktls_hs_ticket_keys_put(struct ktls_hs_ticket_keys *k)
 {
 	if (!k || !refcount_dec_and_test(&k->ref))
 		return;
+	if (k->keyring) {
+		/* Any context: the keyring's garbage collector frees it. */
+		key_put(k->keyring);
+		kfree(k);
+		return;
+	}
 	spin_lock_bh(&ktls_hs_ticket_groups_lock);
 	list_del(&k->node);
 	spin_unlock_bh(&ktls_hs_ticket_groups_lock);

@@ -157,8 +157,11 @@ int ktls_hs12_build_new_session_ticket(struct ktls_hs_buf *b, u32 hint,
 	size_t msg, vec;
 	struct ktls_wr w;
 
-	/* RFC 5077 3.3: an empty ticket only takes back one announced. */
-	if (!len || len > U16_MAX)
+	/*
+	 * RFC 5077 3.3: an empty ticket takes back the one the ServerHello
+	 * announced, when there is no key to seal it with after all.
+	 */
+	if (len > U16_MAX)
 		return -EINVAL;
 	ktls_wr_init(&w, b);
 	msg = ktls_wr_msg_open(&w, KTLS_HS_NEW_SESSION_TICKET);

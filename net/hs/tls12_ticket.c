@@ -14,7 +14,7 @@
  * lifetime its full handshake gave it.
  *
  * A ticket that is not ours, altered, expired, of a key rotated out, of
- * another version, suite, identity or server_name is not taken, and a
+ * another format, version, suite, identity or server_name is not taken, and a
  * full handshake follows: a ticket is only a hint (RFC 5077 3.4).  The
  * one alert is RFC 7627 5.3's, for a session with the extended master
  * secret offered without it.
@@ -77,12 +77,12 @@ int ktls_hs12_ticket_select(const struct ktls_hs_config *cfg,
 	if (!cfg->tickets || !ktls_hs_ch_has(ch, KTLS_EXTB_SESSION_TICKET) ||
 	    !ch->session_ticket.len)
 		return 0;
-	if (ktls_hs_ticket_open(cfg->tickets, ktls_hs_ticket_now_ms(),
-				ch->session_ticket.data, ch->session_ticket.len,
-				&st))
+	if (ktls_hs_ticket_open(cfg->tickets,
+				ktls_hs_ticket_keys_now(cfg->tickets),
+				KTLS_VERSION_TLS12, ch->session_ticket.data,
+				ch->session_ticket.len, &st))
 		return 0;
-	if (st.version != KTLS_VERSION_TLS12 ||
-	    st.secret_len != KTLS_TLS12_MASTER_SIZE)
+	if (st.secret_len != KTLS_TLS12_MASTER_SIZE)
 		goto out;
 	suite = ktls_hs12_ticket_suite(cfg, ch, &st);
 	if (!suite || !ktls_hs_ticket_bound(&st, id, ch))
@@ -110,13 +110,19 @@ int ktls_hs12_ticket_new(const struct ktls_hs_config *cfg, u16 suite,
 	st.version = KTLS_VERSION_TLS12;
 	st.suite = suite;
 	st.flags = ems ? KTLS_HS_TICKET_EMS : 0;
-	st.created_ms = ktls_hs_ticket_now_ms();
+	st.created_ms = ktls_hs_ticket_keys_now(cfg->tickets);
 	st.lifetime_s = cfg->ticket_lifetime;
 	st.secret_len = KTLS_TLS12_MASTER_SIZE;
 	memcpy(st.secret, master, KTLS_TLS12_MASTER_SIZE);
 	len = ktls_hs_ticket_issue(cfg->tickets, &st, id, sni, ticket,
 				   sizeof(ticket));
 	memzero_explicit(&st, sizeof(st));
+	/*
+	 * No key to seal with (the operator's was revoked): the ServerHello
+	 * announced a ticket, so RFC 5077 3.3's empty one takes it back.
+	 */
+	if (len == -ENOKEY)
+		return ktls_hs12_build_new_session_ticket(b, 0, ticket, 0);
 	if (len < 0)
 		return len;
 	/* RFC 5077 3.3: the hint is the lifetime the ticket was sealed with. */

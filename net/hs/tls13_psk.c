@@ -123,23 +123,28 @@ int ktls_hs_psk_select(const struct ktls_hs_config *cfg,
 {
 	struct ktls_hs_ticket_state st;
 	struct ktls_rd walk, identity;
-	u64 now_ms = ktls_hs_ticket_now_ms();
 	unsigned int i;
 	const u8 *age;
+	u64 now_ms;
 	int err;
 
 	memset(psk, 0, sizeof(*psk));
 	if (!cfg->tickets || !ktls_hs_ch_has(ch, KTLS_EXTB_PRE_SHARED_KEY) ||
 	    !ktls_hs_vec_has_u8(&ch->psk_modes, KTLS_PSK_DHE_KE))
 		return 0;
+	now_ms = ktls_hs_ticket_keys_now(cfg->tickets);
 
 	ktls_rd_init(&walk, ch->psk_identities.data, ch->psk_identities.len);
 	for (i = 0; i < KTLS_HS_PSK_TRY_MAX; i++) {
 		if (!ktls_rd_vec(&walk, 2, &identity) ||
 		    !ktls_rd_bytes(&walk, 4, &age))
 			return 0;
-		/* Not ours, altered, rotated out or expired: not resumed. */
-		if (ktls_hs_ticket_open(cfg->tickets, now_ms, identity.p,
+		/*
+		 * Not ours, of another format, altered, rotated out or
+		 * expired: not resumed.
+		 */
+		if (ktls_hs_ticket_open(cfg->tickets, now_ms,
+					KTLS_VERSION_TLS13, identity.p,
 					identity.left, &st))
 			continue;
 		if (ktls_hs_psk_usable(&st, ch, c, get_unaligned_be32(age),
@@ -175,7 +180,7 @@ int ktls_hs_psk_new_ticket(const struct ktls_hs_config *cfg,
 
 	st.version = KTLS_VERSION_TLS13;
 	st.suite = suite;
-	st.created_ms = ktls_hs_ticket_now_ms();
+	st.created_ms = ktls_hs_ticket_keys_now(cfg->tickets);
 	st.lifetime_s = cfg->ticket_lifetime;
 	st.age_add = get_random_u32();
 	st.secret_len = n;

@@ -587,6 +587,11 @@ static int ktls_hs_send_ticket(struct ktls_hs *hs, const u8 *msg, size_t len)
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs_psk_new_ticket(hs->cfg, s->hash, s->id, res, n, hs->id,
 				     hs->session.sni, &b);
+	/* No key to seal with (the operator's was revoked): no ticket. */
+	if (err == -ENOKEY) {
+		err = 0;
+		goto out;
+	}
 	if (!err)
 		err = ktls_hs_tx_commit(&hs->tx, &b, KTLS_TYPE_HANDSHAKE);
 	if (!err)

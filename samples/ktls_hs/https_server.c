@@ -7,12 +7,16 @@
  *   https_server --port 8443 --root /srv/www --key SERIAL|DESCRIPTION
  *		[--groups x25519mlkem768,secp256r1mlkem768,x25519,p256,hybrid-retry]
  *		[--suites aes128,aes256,chacha,ccm]
- *		[--tickets SECONDS] [--alpn] [--verbose]
+ *		[--tickets SECONDS [--ticket-keys SERIAL|DESCRIPTION]]
+ *		[--alpn] [--verbose]
  *
  * Each --key (up to 8) is a "ktls_identity" key (keyctl padd ktls_identity NAME @u <
  * bundle.pem), named by serial or by description.  Only GET of regular
  * files under --root; one request per connection.  --tickets issues
- * session tickets good for SECONDS, and resumes sessions from them.
+ * session tickets good for SECONDS, and resumes sessions from them;
+ * --ticket-keys seals them with the keys of a "ktls_tickets" key
+ * (keyctl padd ktls_tickets NAME @u < payload) instead of the kernel's
+ * own, so that every server given the same payload resumes them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,6 +62,7 @@ struct conn {
 static bool verbose;
 static int root_fd = -1;
 static unsigned int groups, suites, versions, ticket_lifetime;
+static int ticket_keys;
 static bool ems_optional;
 
 static void die(const char *what)
@@ -89,7 +94,8 @@ static unsigned int bits_of(const char *list, const char *const names[],
 }
 
 /* A key serial from a number, or the search of our keyrings for it. */
-static int key_serial(const char *arg)
+/* A key of @type, by serial or by description. */
+static int key_serial(const char *type, const char *arg)
 {
 	static const int rings[] = { KEY_SPEC_SESSION_KEYRING,
 				     KEY_SPEC_USER_KEYRING,
@@ -102,12 +108,11 @@ static int key_serial(const char *arg)
 	if (*arg && !*end && v > 0 && v <= INT_MAX)
 		return v;
 	for (i = 0; i < ARRAY_SIZE(rings); i++) {
-		v = syscall(SYS_keyctl, KEYCTL_SEARCH, rings[i], "ktls_identity",
-			    arg, 0);
+		v = syscall(SYS_keyctl, KEYCTL_SEARCH, rings[i], type, arg, 0);
 		if (v > 0)
 			return v;
 	}
-	fprintf(stderr, "no ktls_identity key \"%s\" in our keyrings\n", arg);
+	fprintf(stderr, "no %s key \"%s\" in our keyrings\n", type, arg);
 	exit(1);
 }
 
@@ -151,6 +156,11 @@ static int armed_listener(int port, const int *keys, int nr_keys, bool alpn)
 		die("KTLS_HS_ALPN");
 	if (ticket_lifetime) {
 		struct ktls_hs_tickets t = { .lifetime_s = ticket_lifetime };
+
+		if (ticket_keys) {
+			t.key_group = ticket_keys;
+			t.flags = KTLS_HS_TICKETS_KEYRING;
+		}
 
 		if (setsockopt(fd, SOL_TLS, KTLS_HS_TICKETS, &t, sizeof(t)))
 			die("KTLS_HS_TICKETS");
@@ -258,6 +268,7 @@ int main(int argc, char **argv)
 		{ "versions", required_argument, NULL, 'V' },
 		{ "ems-optional", no_argument, NULL, 'E' },
 		{ "tickets", required_argument, NULL, 'T' },
+		{ "ticket-keys", required_argument, NULL, 'K' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{}
 	};
@@ -313,6 +324,9 @@ int main(int argc, char **argv)
 		case 'T':
 			ticket_lifetime = atoi(optarg);
 			break;
+		case 'K':
+			ticket_keys = key_serial("ktls_tickets", optarg);
+			break;
 		case 'p':
 			port = atoi(optarg);
 			break;
@@ -324,7 +338,7 @@ int main(int argc, char **argv)
 				fprintf(stderr, "at most %d keys\n", nr_keys);
 				return 2;
 			}
-			keys[nr_keys++] = key_serial(optarg);
+			keys[nr_keys++] = key_serial("ktls_identity", optarg);
 			break;
 		case 'a':
 			alpn = true;
@@ -335,7 +349,8 @@ int main(int argc, char **argv)
 		default:
 			fprintf(stderr, "usage: %s --port N --root DIR --key SERIAL|DESC\n"
 				"\t[--groups G,..] [--suites S,..] [--versions 1.2,1.3]\n"
-				"\t[--ems-optional] [--tickets SECONDS] [--alpn] [--verbose]\n",
+				"\t[--ems-optional] [--tickets SECONDS] [--ticket-keys KEY]\n"
+				"\t[--alpn] [--verbose]\n",
 				argv[0]);
 			return 2;
 		}

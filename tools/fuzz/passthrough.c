@@ -73,6 +73,11 @@ u64 ktls_hs_ticket_now_ms(void)
 	return FUZZ_NOW_MS;
 }
 
+u64 ktls_hs_ticket_keys_now(const struct ktls_hs_ticket_keys *k)
+{
+	return FUZZ_NOW_MS;
+}
+
 static void fuzz_ticket_key(struct ktls_hs_ticket_key *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -82,10 +87,11 @@ static void fuzz_ticket_key(struct ktls_hs_ticket_key *out)
 	memset(out->secret, 0x5a, sizeof(out->secret));
 }
 
-void ktls_hs_ticket_keys_current(struct ktls_hs_ticket_keys *k, u64 now_ms,
+bool ktls_hs_ticket_keys_current(struct ktls_hs_ticket_keys *k, u64 now_ms,
 				 struct ktls_hs_ticket_key *out)
 {
 	fuzz_ticket_key(out);
+	return true;
 }
 
 bool ktls_hs_ticket_keys_find(struct ktls_hs_ticket_keys *k, u64 now_ms,

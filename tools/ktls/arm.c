@@ -44,9 +44,9 @@ static void help(FILE *f)
 {
 	fputs("usage: ktls arm --pid PID[,PID...] [--tree] --port PORT | --fd FD\n"
 	      "                --identity NAME[,NAME...] [--alpn PROTO[,PROTO...]]\n"
-	      "                [--tickets SECONDS] [--versions 1.2,1.3]\n"
-	      "                [--groups GROUP[,GROUP...]] [--handshake-timeout MS]\n"
-	      "                [--replace] [--wait SECONDS]\n"
+	      "                [--tickets SECONDS] [--ticket-keys NAME]\n"
+	      "                [--versions 1.2,1.3] [--groups GROUP[,GROUP...]]\n"
+	      "                [--handshake-timeout MS] [--replace] [--wait SECONDS]\n"
 	      "\n"
 	      "Arm the TCP listeners process PID holds on PORT (or its descriptor FD):\n"
 	      "from then on its accept() returns sockets whose TLS handshake the\n"
@@ -59,6 +59,8 @@ static void help(FILE *f)
 	      "(default: all, a hybrid share preferred) and hybrid-retry, which asks\n"
 	      "clients that list a hybrid but sent no hybrid share for one.\n"
 	      "--wait retries for SECONDS until PID listens (ExecStartPost=).\n"
+	      "--ticket-keys seals tickets with the ticket keys NAME ('ktls tickets')\n"
+	      "instead of the kernel's own: every machine with them resumes them.\n"
 	      "Needs ptrace rights over PID (pidfd_getfd): root, or CAP_SYS_PTRACE.\n", f);
 }
 
@@ -83,6 +85,7 @@ static int parse(struct arm_args *a, int argc, char **argv)
 		{ "identity", required_argument, NULL, 'i' },
 		{ "alpn", required_argument, NULL, 'a' },
 		{ "tickets", required_argument, NULL, 't' },
+		{ "ticket-keys", required_argument, NULL, 'K' },
 		{ "versions", required_argument, NULL, 'V' },
 		{ "groups", required_argument, NULL, 'G' },
 		{ "handshake-timeout", required_argument, NULL, 'T' },

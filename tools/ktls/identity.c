@@ -27,8 +27,6 @@
 #define KEY_USR_READ	0x00020000
 #define KEY_USR_SEARCH	0x00080000
 
-#define KTLS_NAME_CHARS	"abcdefghijklmnopqrstuvwxyz" \
-			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@+-"
 
 /*
  * The bundle the kernel takes: the CERTIFICATE blocks of @cert, in
@@ -173,15 +171,6 @@ static int bundle_errno(const char *name, int err)
 		return KTLS_EXIT_INVALID;
 	}
 	return ktls_err(KTLS_EXIT_FAIL, "%s: %s", name, strerror(err));
-}
-
-bool ktls_name_ok(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!len || len > KTLS_NAME_MAX || name[0] == '.' || name[0] == '-')
-		return false;
-	return strspn(name, KTLS_NAME_CHARS) == len;
 }
 
 static void help_add(FILE *f)

@@ -106,6 +106,19 @@ bool ktls_is_help(int argc, char **argv)
 	return false;
 }
 
+#define KTLS_NAME_CHARS	"abcdefghijklmnopqrstuvwxyz" \
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._:@+-"
+
+/* A key name the tool makes: printable in any message, no option. */
+bool ktls_name_ok(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || len > KTLS_NAME_MAX || name[0] == '.' || name[0] == '-')
+		return false;
+	return strspn(name, KTLS_NAME_CHARS) == len;
+}
+
 int ktls_parse_uint(const char *s, unsigned long max, unsigned long *val)
 {
 	char *end;
@@ -124,7 +137,8 @@ static void print_usage(FILE *f)
 	fputs("usage: ktls COMMAND [ARGS]\n"
 	      "\n"
 	      "  identity add|list|show|update|del  server identities in the keyring\n"
-	      "  trust add|list|show|del        CAs that client certificates chain to\n"
+	      "  trust add|list|show|del           CAs that client certificates chain to\n"
+	      "  tickets add|list|show|rotate|del   session ticket keys shared by a fleet\n"
 	      "  arm --pid PID --port PORT --identity NAME[,NAME...]\n"
 	      "                                 arm the listeners of a running process\n"
 	      "  run --port PORT --identity NAME -- COMMAND [ARGS...]\n"
@@ -150,6 +164,8 @@ int main(int argc, char **argv)
 		return ktls_cmd_identity(argc - 1, argv + 1);
 	if (!strcmp(cmd, "trust"))
 		return ktls_cmd_trust(argc - 1, argv + 1);
+	if (!strcmp(cmd, "tickets"))
+		return ktls_cmd_tickets(argc - 1, argv + 1);
 	if (!strcmp(cmd, "arm"))
 		return ktls_cmd_arm(argc - 1, argv + 1);
 	if (!strcmp(cmd, "run"))

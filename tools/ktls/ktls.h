@@ -26,6 +26,8 @@
 #define KTLS_KEYRING	"ktls"
 #define KTLS_KEY_TYPE	"ktls_identity"
 #define KTLS_TRUST_TYPE	"ktls_trust"
+/* Ticket keys an operator supplies, in the same keyring. */
+#define KTLS_TICKETS_TYPE	"ktls_tickets"
 #define KTLS_NAME_MAX	255
 #define KTLS_PORTS_MAX	16
 
@@ -52,6 +54,8 @@ struct ktls_settings {
 	__u32 groups;		/* KTLS_HS_GROUP_* bits */
 	__u32 timeout_ms;
 	__u32 ticket_lifetime;
+	char ticket_keys[KTLS_NAME_MAX + 1];	/* --ticket-keys, "" if none */
+	__s32 ticket_serial;	/* its serial, once resolved */
 	unsigned short port;	/* names the ticket key group */
 };
 
@@ -66,6 +70,7 @@ bool ktls_module_loaded(void);
 int ktls_need_module(void);
 bool ktls_is_help(int argc, char **argv);
 int ktls_parse_uint(const char *s, unsigned long max, unsigned long *val);
+bool ktls_name_ok(const char *name);
 
 /* keyring.c */
 int ktls_keyring_setup(void);
@@ -115,10 +120,12 @@ void ktls_sha256(const void *data, size_t len,
 
 /* identity.c */
 int ktls_cmd_identity(int argc, char **argv);
-bool ktls_name_ok(const char *name);
 
 /* trust.c */
 int ktls_cmd_trust(int argc, char **argv);
+
+/* tickets.c */
+int ktls_cmd_tickets(int argc, char **argv);
 
 /* settings.c */
 struct ktls_group_name {

@@ -35,7 +35,8 @@ static void help(FILE *f)
 {
 	fputs("usage: ktls run --port PORT[,PORT...] --identity NAME[,NAME...]\n"
 	      "                [--alpn PROTO[,PROTO...]] [--tickets SECONDS]\n"
-	      "                [--versions 1.2,1.3] [--groups GROUP[,GROUP...]]\n"
+	      "                [--ticket-keys NAME] [--versions 1.2,1.3]\n"
+	      "                [--groups GROUP[,GROUP...]]\n"
 	      "                [--handshake-timeout MS]\n"
 	      "                -- COMMAND [ARGS...]\n"
 	      "\n"
@@ -44,7 +45,9 @@ static void help(FILE *f)
 	      "that cannot be armed stops listening and listen() fails.  Not for\n"
 	      "static binaries, Go programs or anything that does not call libc's\n"
 	      "listen(): use 'ktls arm --pid' for those.  Exits as COMMAND does;\n"
-	      "SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 are passed on to it.\n", f);
+	      "SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 are passed on to it.\n"
+	      "--ticket-keys seals tickets with the ticket keys NAME ('ktls tickets')\n"
+	      "instead of the kernel's own: every machine with them resumes them.\n", f);
 }
 
 /* ktls_preload.so beside the binary (the build tree), else installed. */
@@ -131,6 +134,7 @@ static int parse(int argc, char **argv, struct ktls_settings *s,
 		{ "identity", required_argument, NULL, 'i' },
 		{ "alpn", required_argument, NULL, 'a' },
 		{ "tickets", required_argument, NULL, 't' },
+		{ "ticket-keys", required_argument, NULL, 'K' },
 		{ "versions", required_argument, NULL, 'V' },
 		{ "groups", required_argument, NULL, 'G' },
 		{ "handshake-timeout", required_argument, NULL, 'T' },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What an armed listener gets, for arm and run alike: the options that
- * set it (--identity, --alpn, --tickets, --versions, --groups,
+ * set it (--identity, --alpn, --tickets, --ticket-keys, --versions, --groups,
  * --handshake-timeout),
  * the setsockopt calls that apply it, and a dry run on a throwaway
  * listener of our own that lets the kernel judge every value before any
@@ -135,8 +135,8 @@ static int parse_groups(struct ktls_settings *s, const char *arg)
 
 /*
  * One option of arm or run: 'i' --identity, 'a' --alpn, 't' --tickets,
- * 'V' --versions, 'G' --groups, 'T' --handshake-timeout.  0, or the
- * exit code.
+ * 'K' --ticket-keys, 'V' --versions, 'G' --groups, 'T' --handshake-timeout.
+ * 0, or the exit code.
  */
 int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg)
 {
@@ -156,6 +156,12 @@ int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg)
 			return ktls_err(KTLS_EXIT_USAGE, "--tickets: seconds, 0 to %d",
 					KTLS_HS_TICKET_LIFETIME_MAX);
 		s->ticket_lifetime = v;
+		return 0;
+	case 'K':
+		if (!*arg || strlen(arg) > KTLS_NAME_MAX)
+			return ktls_err(KTLS_EXIT_USAGE, "--ticket-keys: a name of 1 to %d bytes",
+					KTLS_NAME_MAX);
+		snprintf(s->ticket_keys, sizeof(s->ticket_keys), "%s", arg);
 		return 0;
 	case 'T':
 		if (ktls_parse_uint(arg, 600000, &v) || !v)
@@ -185,6 +191,20 @@ int ktls_settings_resolve(struct ktls_settings *s)
 			return ktls_err(ktls_errno_code(-serial), "identity %s: %s",
 					s->names[i], strerror(-serial));
 		s->serials[i] = serial;
+	}
+	if (*s->ticket_keys) {
+		if (!s->ticket_lifetime)
+			return ktls_err(KTLS_EXIT_USAGE,
+					"--ticket-keys needs --tickets SECONDS");
+		serial = ktls_key_find(KTLS_TICKETS_TYPE, s->ticket_keys);
+		if (serial == -ENOKEY)
+			return ktls_err(KTLS_EXIT_NOTFOUND,
+					"unknown ticket keys '%s' ('ktls tickets list' shows them)",
+					s->ticket_keys);
+		if (serial < 0)
+			return ktls_err(ktls_errno_code(-serial), "ticket keys %s: %s",
+					s->ticket_keys, strerror(-serial));
+		s->ticket_serial = serial;
 	}
 	if (!s->versions)
 		s->versions = KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13;
@@ -239,10 +259,18 @@ int ktls_settings_apply(int fd, const struct ktls_settings *s, bool fresh)
 		/* SO_REUSEPORT siblings resume each other's sessions. */
 		.key_group = s->ticket_lifetime ? s->port : 0,
 	};
+	const char *tickets_what = "--tickets";
 	__s32 cur[KTLS_HS_IDENTITIES_MAX];
 	socklen_t len = sizeof(cur);
 	int off = 0, err, n = 0;
 	unsigned int i;
+
+	/* The operator's keys: every machine that has them resumes. */
+	if (s->ticket_serial) {
+		t.key_group = s->ticket_serial;
+		t.flags = KTLS_HS_TICKETS_KEYRING;
+		tickets_what = "--ticket-keys";
+	}
 
 	if (fresh)
 		err = set(fd, IPPROTO_TCP, TCP_ULP, KTLS_ULP_ARMED,
@@ -267,7 +295,8 @@ int ktls_settings_apply(int fd, const struct ktls_settings *s, bool fresh)
 		err = set(fd, SOL_TLS, KTLS_HS_FALLBACK, &off, sizeof(off),
 			  "KTLS_HS_FALLBACK");
 	if (!err)
-		err = set(fd, SOL_TLS, KTLS_HS_TICKETS, &t, sizeof(t), "--tickets");
+		err = set(fd, SOL_TLS, KTLS_HS_TICKETS, &t, sizeof(t),
+			  tickets_what);
 	for (i = 0; !err && i < s->nr_ids; i++)
 		if (!has_serial(cur, n, s->serials[i]))
 			err = set(fd, SOL_TLS, KTLS_HS_IDENTITY, &s->serials[i],
@@ -335,6 +364,18 @@ int ktls_settings_err(int err, const char *where)
 			break;
 		case ENOSPC:
 			why = "more than 8 identities";
+			break;
+		}
+	} else if (!strcmp(what, "--ticket-keys")) {
+		switch (-err) {
+		case EACCES:
+			why = "not permitted to search its key";
+			break;
+		case EINVAL:
+			why = "not a ktls_tickets key, or a kernel without them";
+			break;
+		case EKEYREVOKED:
+			why = "its key was revoked";
 			break;
 		}
 	} else if (!strcmp(what, "--tickets") && err == -EBUSY) {

@@ -75,15 +75,19 @@
  * set/get: struct ktls_hs_tickets, on an armed listener (or before
  * KTLS_HS_START): issue session tickets (TLS 1.3, and RFC 5077 ones in
  * TLS 1.2) and resume sessions from them.  Errors: EINVAL (optlen, a
- * lifetime or period over KTLS_HS_TICKET_LIFETIME_MAX, a flag, or a
- * group or period with lifetime 0), EBUSY (the key group exists with
- * another rotation period), ENOMEM.  See Documentation/handshake.rst.
+ * lifetime or period over KTLS_HS_TICKET_LIFETIME_MAX, an unknown flag,
+ * or a group or period with lifetime 0), EBUSY (the key group exists
+ * with another rotation period), ENOMEM.  With KTLS_HS_TICKETS_KEYRING,
+ * also: EINVAL (rotate_s not 0, key_group not a serial, or the key not a
+ * "ktls_tickets" one), ENOKEY (no such key), EACCES (the caller may not
+ * search it), EKEYREVOKED, EKEYEXPIRED.  See Documentation/handshake.rst.
  */
 #define KTLS_HS_TICKETS		111
 /*
  * set: none; replace the current ticket key of the socket's key group
  * now: tickets of the key before it are no longer taken.  EINVAL for an
- * argument, ENOENT without tickets.
+ * argument, ENOENT without tickets, EOPNOTSUPP when the keys are an
+ * operator's (KTLS_HS_TICKETS_KEYRING): those rotate by a key update.
  */
 #define KTLS_HS_TICKET_ROTATE	112
 
@@ -156,8 +160,17 @@ struct ktls_hs_tickets {
 	__u32 lifetime_s;	/* ticket lifetime; 0: no tickets, no resumption */
 	__u32 key_group;	/* 0: own keys; else shared per netns and user */
 	__u32 rotate_s;		/* ticket key rotation period; 0: lifetime_s */
-	__u32 flags;		/* none defined yet: 0 */
+	__u32 flags;		/* KTLS_HS_TICKETS_* */
 };
+
+/*
+ * struct ktls_hs_tickets flags.  KEYRING: seal and open tickets with the
+ * keys of the "ktls_tickets" key whose serial (a key_serial_t) is in
+ * key_group, in place of a group number: keys an operator supplies and
+ * rotates (keyctl update), the same on every machine of a fleet.
+ * rotate_s must be 0.  Kernels without the flag refuse it with EINVAL.
+ */
+#define KTLS_HS_TICKETS_KEYRING		0x00000001U
 
 #define KTLS_HS_TICKET_LIFETIME_MAX	604800	/* seconds: RFC 8446 4.6.1 */
 

@@ -200,6 +200,7 @@ static void nst12_layout(struct kunit *test)
 		0x00, 0x00, 0x0e, 0x10,		/* lifetime hint 3600 */
 		0x00, 0x05, 1, 2, 3, 4, 5,
 	};
+	static const u8 empty[] = { 0, 0, 0, 0, 0, 0 };
 	struct ktls_hs_buf b;
 
 	hs12_buf(test, &b, sizeof(expect));
@@ -216,10 +217,13 @@ static void nst12_layout(struct kunit *test)
 								 sizeof(ticket)),
 			-ENOSPC);
 	KUNIT_EXPECT_EQ(test, b.len, 0);
+	/* Empty: takes back the ticket a ServerHello announced. */
 	hs12_buf(test, &b, 64);
-	KUNIT_EXPECT_EQ(test, ktls_hs12_build_new_session_ticket(&b, 1, ticket,
+	KUNIT_EXPECT_EQ(test, ktls_hs12_build_new_session_ticket(&b, 0, ticket,
 								 0),
-			-EINVAL);
+			0);
+	KUNIT_EXPECT_EQ(test, b.len, 4 + 4 + 2);
+	KUNIT_EXPECT_MEMEQ(test, b.data + 4, empty, sizeof(empty));
 	KUNIT_EXPECT_EQ(test, ktls_hs12_build_new_session_ticket(&b, 1, ticket,
 								 U16_MAX + 1),
 			-EINVAL);

@@ -4,7 +4,9 @@
  * sealed ticket opens to what was sealed, and every way a ticket can be
  * wrong is refused with its errno: any bit altered, truncated, of another
  * format, expired, from the future, of another group's key, of a key
- * rotated out, by hand or by time.  Key groups are shared by number,
+ * rotated out, by hand or by time.  Tickets of another format byte,
+ * and those of one TLS version offered in the other, are refused as not
+ * ours (a full handshake, no alert).  Key groups are shared by number,
  * namespace and user, and only with the same rotation period.  The
  * NewSessionTicket builder lays the message out as RFC 8446 4.6.1 does.
  */
@@ -58,7 +60,7 @@ static int tk_seal(struct ktls_hs_ticket_keys *k, u64 now, struct tk *tk,
 static int tk_open(struct ktls_hs_ticket_keys *k, u64 now, struct tk *tk,
 		   const u8 *in, size_t len)
 {
-	return ktls_hs_ticket_open(k, now, in, len, &tk->got);
+	return ktls_hs_ticket_open(k, now, tk->st.version, in, len, &tk->got);
 }
 
 static void tk_state(struct ktls_hs_ticket_state *st, u64 now_ms,
@@ -214,12 +216,96 @@ static void ticket_expired(struct kunit *test)
 			-EKEYEXPIRED);
 	KUNIT_EXPECT_EQ(test, tk->got.secret_len, 0);
 
-	/* Made "later" than now: refused too. */
-	tk->st.created_ms = now + 5000;
+	/* Made a little later than now, by a clock ahead: made now. */
+	tk->st.created_ms = now + KTLS_HS_TICKET_SKEW_MS;
+	len = tk_seal(k, now, tk, tk->t);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_EXPECT_EQ(test, tk_open(k, now, tk, tk->t, len), 0);
+	KUNIT_EXPECT_EQ(test, tk->got.created_ms, now);
+
+	/* Made "later" than that: refused. */
+	tk->st.created_ms = now + KTLS_HS_TICKET_SKEW_MS + 1;
 	len = tk_seal(k, now, tk, tk->t);
 	KUNIT_ASSERT_GT(test, len, 0);
 	KUNIT_EXPECT_EQ(test, tk_open(k, now, tk, tk->t, len),
 			-EKEYEXPIRED);
+	ktls_hs_ticket_keys_put(k);
+}
+
+/*
+ * The format byte is checked before anything else: a ticket of another
+ * format, an older module's or a newer one's on another machine of the
+ * fleet, is -EBADMSG with nothing read into the state, however the rest
+ * of it looks.  Being the AEAD's additional data, a format byte changed
+ * on a ticket of ours fails its tag as well.
+ */
+static void ticket_other_format(struct kunit *test)
+{
+	static const u8 formats[] = { 0, 1, 3, 0x80, 0xff };
+	struct ktls_hs_ticket_keys *k = tk_group(test, 0, GLOBAL_ROOT_UID,
+						 TK_PERIOD_S);
+	struct tk *tk = tk_alloc(test);
+	u64 now = ktls_hs_ticket_now_ms();
+	unsigned int i;
+	int len;
+
+	tk_state(&tk->st, now, 32, "www.example.test");
+	len = tk_seal(k, now, tk, tk->t);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_EXPECT_EQ(test, tk->t[0], 2);
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		tk->t[0] = formats[i];
+		memset(&tk->got, 0xaa, sizeof(tk->got));
+		KUNIT_EXPECT_EQ_MSG(test, tk_open(k, now, tk, tk->t, len),
+				    -EBADMSG, "format %u", formats[i]);
+		KUNIT_EXPECT_EQ(test, tk->got.secret_len, 0);
+		KUNIT_EXPECT_EQ(test, tk->got.version, 0);
+	}
+	tk->t[0] = KTLS_HS_TICKET_FORMAT;
+	KUNIT_EXPECT_EQ(test, tk_open(k, now, tk, tk->t, len), 0);
+
+	/* A format-1 ticket, as an older module made it: header, then junk. */
+	memset(tk->t2, 0x5a, sizeof(tk->t2));
+	tk->t2[0] = 1;
+	memcpy(tk->t2 + 1, tk->t + 1, 4);
+	KUNIT_EXPECT_EQ(test, tk_open(k, now, tk, tk->t2, len), -EBADMSG);
+	ktls_hs_ticket_keys_put(k);
+}
+
+/*
+ * Each TLS version's tickets have keys of their own: a TLS 1.2 ticket
+ * offered in a TLS 1.3 handshake, or the other way, opens to nothing.
+ */
+static void ticket_version_keys(struct kunit *test)
+{
+	struct ktls_hs_ticket_keys *k = tk_group(test, 0, GLOBAL_ROOT_UID,
+						 TK_PERIOD_S);
+	struct tk *tk = tk_alloc(test);
+	u64 now = ktls_hs_ticket_now_ms();
+	int len;
+
+	tk_state(&tk->st, now, 48, "www.example.test");
+	tk->st.version = 0x0303;
+	len = tk_seal(k, now, tk, tk->t);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_EXPECT_EQ(test, ktls_hs_ticket_open(k, now, 0x0304, tk->t, len,
+						  &tk->got), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, tk->got.secret_len, 0);
+	KUNIT_ASSERT_EQ(test, ktls_hs_ticket_open(k, now, 0x0303, tk->t, len,
+						  &tk->got), 0);
+	tk_expect_same(test, &tk->st, &tk->got);
+
+	tk->st.version = 0x0304;
+	len = tk_seal(k, now, tk, tk->t);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_EXPECT_EQ(test, ktls_hs_ticket_open(k, now, 0x0303, tk->t, len,
+						  &tk->got), -EBADMSG);
+
+	/* No key for another version, to seal or to open with. */
+	tk->st.version = 0x0302;
+	KUNIT_EXPECT_EQ(test, tk_seal(k, now, tk, tk->t2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_hs_ticket_open(k, now, 0x0302, tk->t, len,
+						  &tk->got), -EBADMSG);
 	ktls_hs_ticket_keys_put(k);
 }
 
@@ -371,6 +457,8 @@ static struct kunit_case hs_ticket_cases[] = {
 	KUNIT_CASE(ticket_seal_bad_args),
 	KUNIT_CASE(ticket_tampered),
 	KUNIT_CASE(ticket_expired),
+	KUNIT_CASE(ticket_other_format),
+	KUNIT_CASE(ticket_version_keys),
 	KUNIT_CASE(ticket_wrong_key),
 	KUNIT_CASE(ticket_rotation),
 	KUNIT_CASE(ticket_rotation_by_time),

@@ -10,7 +10,8 @@ record.  Tickets that must not resume get a full handshake: altered,
 expired, of a rotated-out key, of another key group, under another
 server_name, with a wrong age, or offered for psk_ke only.  A wrong
 binder gets decrypt_error.  Every bad KTLS_HS_TICKETS argument gets its
-errno.  Then openssl s_client -sess_out/-sess_in, gnutls-cli --resume and
+errno, those of an operator's ticket keys (KTLS_HS_TICKETS_KEYRING)
+too.  Then openssl s_client -sess_out/-sess_in, gnutls-cli --resume and
 curl where installed.  KTLS_HS_KEY names the server's identity key and
 KTLS_HS_CA the CA file.  Output is KTAP.
 """
@@ -42,6 +43,7 @@ KTLS_HS_GROUP_SECP256R1 = 2
 KTLS_HS_SESSION = 106
 KTLS_HS_TICKETS = 111
 KTLS_HS_TICKET_ROTATE = 112
+KEYRING = 1  # KTLS_HS_TICKETS_KEYRING
 WEEK = 7 * 24 * 3600
 SESSION_INFO_LEN = 2 + 2 + 2 + 1 + 1 + 256 + 256
 
@@ -405,6 +407,39 @@ def expect_errno(name, fn, err):
           f"got {errno.errorcode.get(got, got)}")
 
 
+def test_sockopt_keyring(key, srv, set_t):
+    """KTLS_HS_TICKETS_KEYRING: key_group is a ktls_tickets key's serial."""
+    s = srv.ls
+    payload = b"current 7 " + b"ab" * 32 + b"\n"
+    fleet = int(subprocess.run(
+        ["keyctl", "padd", "ktls_tickets", "ktls-hs-test-resume", "@u"],
+        input=payload, capture_output=True, check=True).stdout)
+    try:
+        expect_errno("operator keys: serial 0",
+                     lambda: set_t(tickets(60, 0, flags=KEYRING)),
+                     errno.EINVAL)
+        expect_errno("operator keys: lifetime 0",
+                     lambda: set_t(tickets(0, fleet, flags=KEYRING)),
+                     errno.EINVAL)
+        expect_errno("operator keys: a rotation period",
+                     lambda: set_t(tickets(60, fleet, 60, KEYRING)),
+                     errno.EINVAL)
+        expect_errno("operator keys: a key of another type",
+                     lambda: set_t(tickets(60, key, flags=KEYRING)),
+                     errno.EINVAL)
+        set_t(tickets(60, fleet, flags=KEYRING))
+        check("operator keys: read back with the flag",
+              s.getsockopt(SOL_TLS, KTLS_HS_TICKETS, 16) ==
+              tickets(60, fleet, 0, KEYRING))
+        expect_errno("KTLS_HS_TICKET_ROTATE on operator keys", srv.rotate,
+                     errno.EOPNOTSUPP)
+    finally:
+        subprocess.run(["keyctl", "invalidate", str(fleet)], check=False)
+    expect_errno("operator keys: a key that is gone",
+                 lambda: set_t(tickets(60, fleet, flags=KEYRING)),
+                 errno.ENOKEY)
+
+
 def test_sockopt(key):
     srv = Server(key, lifetime=0)
     s = srv.ls
@@ -421,9 +456,11 @@ def test_sockopt(key):
                  errno.EINVAL)
     expect_errno("rotation over 7 days",
                  lambda: set_t(tickets(60, rotate=WEEK + 1)), errno.EINVAL)
-    expect_errno("a flag", lambda: set_t(tickets(60, flags=1)), errno.EINVAL)
+    expect_errno("an unknown flag", lambda: set_t(tickets(60, flags=2)),
+                 errno.EINVAL)
     expect_errno("a group with lifetime 0", lambda: set_t(tickets(0, 5)),
                  errno.EINVAL)
+    test_sockopt_keyring(key, srv, set_t)
     set_t(tickets(WEEK, 77, 3600))
     check("KTLS_HS_TICKETS reads back",
           s.getsockopt(SOL_TLS, KTLS_HS_TICKETS, 16) ==
