@@ -184,8 +184,11 @@ TEST_F(armed, suites_groups_timeout)
 
 	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_SUITES, &v), 0);
 	EXPECT_EQ(v, 0x707);
+	/* Every group, the post-quantum hybrids included; no retry for them. */
 	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_GROUPS, &v), 0);
-	EXPECT_EQ(v, 3);
+	EXPECT_EQ(v, KTLS_HS_GROUP_X25519 | KTLS_HS_GROUP_SECP256R1 |
+		     KTLS_HS_GROUP_X25519MLKEM768 |
+		     KTLS_HS_GROUP_SECP256R1MLKEM768);
 	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_TIMEOUT, &v), 0);
 	EXPECT_EQ(v, KTLS_HS_TIMEOUT_DEFAULT);
 
@@ -207,8 +210,17 @@ TEST_F(armed, suites_groups_timeout)
 
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_GROUPS, 0), -1);
 	EXPECT_EQ(errno, EINVAL);
-	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_GROUPS, 4), -1);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_GROUPS, 0x10), -1);
 	EXPECT_EQ(errno, EINVAL);
+	/* The retry flag is not a group: alone it allows none. */
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_GROUPS,
+			  KTLS_HS_GROUP_HYBRID_RETRY), -1);
+	EXPECT_EQ(errno, EINVAL);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_GROUPS,
+			  KTLS_HS_GROUP_X25519MLKEM768 |
+			  KTLS_HS_GROUP_HYBRID_RETRY), 0);
+	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_GROUPS, &v), 0);
+	EXPECT_EQ(v, KTLS_HS_GROUP_X25519MLKEM768 | KTLS_HS_GROUP_HYBRID_RETRY);
 	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_GROUPS, KTLS_HS_GROUP_SECP256R1), 0);
 	ASSERT_EQ(get_u32(self->lfd, KTLS_HS_GROUPS, &v), 0);
 	EXPECT_EQ(v, KTLS_HS_GROUP_SECP256R1);
