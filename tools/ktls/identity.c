@@ -27,7 +27,6 @@
 #define KEY_USR_READ	0x00020000
 #define KEY_USR_SEARCH	0x00080000
 
-
 /*
  * The bundle the kernel takes: the CERTIFICATE blocks of @cert, in
  * order, then the private key block of @key.  Only those, so that the

@@ -173,7 +173,7 @@ printf "$(printf '\\%03o' $((byte ^ 1)))" |
 # array NAME FILE: a C array of FILE's bytes
 array() {
 	echo "static const u8 vec_$1[] = {"
-	od -An -tx1 -v "$2" | sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1, /g' \
+	od -An -tx1 -w12 -v "$2" | sed -e 's/ \([0-9a-f][0-9a-f]\)/0x\1, /g' \
 		-e 's/, $/,/' -e 's/^/\t/'
 	echo "};"
 	echo
@@ -211,7 +211,8 @@ string() {
 	string long_int1_pem long_int1.pem
 	string rsa_ca_pem rsa_ca.pem
 	echo "/* SHA-256 of leaf1's DER, for the denylist */"
-	echo "static const char vec_leaf1_sha256[] = \"$(sha256sum leaf1.der | cut -d' ' -f1)\";"
+	echo "static const char vec_leaf1_sha256[] ="
+	echo "	\"$(sha256sum leaf1.der | cut -d' ' -f1)\";"
 	echo
 	echo "#endif /* _KTLS_HS_VERIFY_VECTORS_H */"
 } > "$out"
