@@ -396,8 +396,11 @@ def grease():
              "unknown schemes ignored")
 
 
+# 0x11eb and 0x11ec are the ML-KEM hybrids we serve; 0x11ed
+# (SecP384r1MLKEM1024) is one we do not.
 UNKNOWN_GROUPS = (0x0000, 0x0001, 0x0018, 0x0019, 0x001e, 0x0100, 0x0101,
-                  0x0104, 0x11ec, 0x6399, 0xfe00, 0xffff)
+                  0x0104, 0x11ed, 0x6399, 0xfe00, 0xffff)
+X25519MLKEM768 = 0x11ec
 
 
 def groups():
@@ -419,6 +422,17 @@ def groups():
              with_exts(exts13(shares=((g, os.urandom(65)),),
                               groups=(g, X25519))),
              "overlap in supported_groups, no usable share: HRR")
+    case(fam, "hybrid-share-wrong-length", "RFC8446 4.2.8", "MUST",
+         A("illegal_parameter"),
+         with_exts(exts13(shares=((X25519MLKEM768, os.urandom(65)),
+                                  (X25519, None)),
+                          groups=(X25519MLKEM768, X25519))),
+         "a share of a group the server serves must have its one length "
+         "(X25519MLKEM768: 1216 bytes)")
+    case(fam, "hybrid-listed-x25519-share", "RFC8446 4.2.8", "MUST", OK,
+         with_exts(exts13(shares=((X25519, None),),
+                          groups=(X25519MLKEM768, X25519))),
+         "a hybrid listed without a share: the X25519 share is taken")
     case(fam, "empty-shares-hrr", "RFC8446 4.1.4", "MUST", OK,
          with_exts(exts13(shares=())))
     case(fam, "empty-shares-p256-hrr", "RFC8446 4.1.4", "MUST", OK,
