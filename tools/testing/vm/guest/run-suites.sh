@@ -103,12 +103,16 @@ run_selftests() {
 		# trip each into the report directory: minutes under TCG for a
 		# chatty test.  The same lines, written a line at a time.
 		tap_prefix() { sed -u -e 's/^/# /'; }
-		# Each test's wall time, for the time budget of make check.
+		# Each test's wall time and the CPU time it kept the guest's
+		# CPUs busy (seconds, all CPUs), for the time budget of make
+		# check: a test with little CPU per second waits on timers.
+		busy() { awk '/^cpu /{print int(($2+$3+$4+$7+$8+$9)/100); exit}' /proc/stat; }
 		eval "ksft_$(declare -f run_one)"
 		run_one() {
-			local t0=$SECONDS
+			local t0=$SECONDS b0
+			b0=$(busy)
 			ksft_run_one "$@"
-			echo "$((SECONDS - t0)) ${2##*/}" >> "$R/selftests.times"
+			echo "$((SECONDS - t0)) ${2##*/} $(($(busy) - b0))" >> "$R/selftests.times"
 		}
 		logfile=$R/selftests.tap
 		kselftest_override_timeout=$(sed -n 's/^timeout=//p' "$KTLS_KSFT/settings")
