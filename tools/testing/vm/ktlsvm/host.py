@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[4]
@@ -55,8 +56,14 @@ class RunnerError(Exception):
     """A step of the run could not be done; the message says which and why."""
 
 
+_STARTED = time.monotonic()
+
+
 def log(msg):
-    print(f"ktls-run: {msg}", flush=True)
+    """A line of the runner's, with the minutes and seconds since it
+    started (make check runs against CI's clock)."""
+    m, sec = divmod(int(time.monotonic() - _STARTED), 60)
+    print(f"ktls-run: {m:02d}:{sec:02d} {msg}", flush=True)
 
 
 def run(cmd, *, cwd=None, env=None, capture=False, check=True):
