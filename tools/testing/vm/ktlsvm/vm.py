@@ -37,7 +37,17 @@ def _boot_id():
         return "unknown"
 
 
+_kvm_lock = threading.Lock()
+
+
 def kvm_usable():
+    """Whether guests boot with KVM (make check boots two at once: the
+    probe runs once)."""
+    with _kvm_lock:
+        return _kvm_usable()
+
+
+def _kvm_usable():
     forced = os.environ.get("KTLS_VM_KVM")
     if forced in ("0", "1"):
         return forced == "1"
