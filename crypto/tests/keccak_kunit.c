@@ -6,6 +6,7 @@
  * libcrypto on every length, which only userspace can do).
  */
 #include <kunit/test.h>
+#include <linux/hex.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <ktls_hs/keccak.h>

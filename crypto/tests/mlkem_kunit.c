@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/bottom_half.h>
 #include <linux/errno.h>
+#include <linux/hex.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <ktls_hs/keccak.h>

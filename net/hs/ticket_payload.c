@@ -21,6 +21,7 @@
  * every malformation is -EINVAL, with the reason and line for the log.
  */
 #include <linux/errno.h>
+#include <linux/hex.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>

@@ -15,6 +15,7 @@
 #include <kunit/test.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/hex.h>
 #include <linux/key.h>
 #include <linux/kernel.h>
 #include <linux/random.h>
