@@ -98,10 +98,16 @@ static void fuzz_config(struct ktls_hs_config *cfg, const uint8_t b[2])
 	cfg->ems_optional = b[0] & FUZZ_CFG_EMS_OPTIONAL;
 	cfg->sni_policy = (b[0] >> FUZZ_CFG_SNI_SHIFT) % 3;
 
+	/*
+	 * A listener's default groups, the hybrids included: a curve taken
+	 * away takes its hybrid along.
+	 */
 	if (!(b[1] & FUZZ_CFG_NO_X25519))
-		cfg->groups |= KTLS_HS_GROUP_X25519;
+		cfg->groups |= KTLS_HS_GROUP_X25519 |
+			       KTLS_HS_GROUP_X25519MLKEM768;
 	if (!(b[1] & FUZZ_CFG_NO_P256))
-		cfg->groups |= KTLS_HS_GROUP_SECP256R1;
+		cfg->groups |= KTLS_HS_GROUP_SECP256R1 |
+			       KTLS_HS_GROUP_SECP256R1MLKEM768;
 	if (!(b[1] & FUZZ_CFG_NO_AES128))
 		cfg->suites |= KTLS_HS_SUITE_AES_128_GCM_SHA256 |
 			       KTLS_HS_SUITE_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256;

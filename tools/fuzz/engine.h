@@ -23,8 +23,8 @@
 #define FUZZ_CFG_EMS_OPTIONAL	0x20
 #define FUZZ_CFG_SNI_SHIFT	6	/* KTLS_HS_SNI_*, 3 taken as 0 */
 /* byte 1: what is left out */
-#define FUZZ_CFG_NO_X25519	0x01
-#define FUZZ_CFG_NO_P256	0x02
+#define FUZZ_CFG_NO_X25519	0x01	/* and X25519MLKEM768 */
+#define FUZZ_CFG_NO_P256	0x02	/* and SecP256r1MLKEM768 */
 #define FUZZ_CFG_NO_AES128	0x04
 #define FUZZ_CFG_NO_AES256	0x08
 #define FUZZ_CFG_NO_CHACHA	0x10

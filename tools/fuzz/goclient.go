@@ -5,6 +5,13 @@
 // is installed.
 //
 //	goclient HOST:PORT [tls12]
+//
+// Go's own curve preferences, which since Go 1.24 put X25519MLKEM768
+// first with its 1216-byte share: the hybrid key exchange's seed.  Built
+// outside a module, the program would get the defaults of an older
+// language version, without it; the directive keeps it on.
+
+//go:debug tlsmlkem=1
 package main
 
 import (

@@ -497,9 +497,10 @@ static void play(const char *dir, const char *name, u8 cfg0, u8 cfg1,
 	f = fopen(path, "wb");
 	if (!f || fwrite(c->sent.d, 1, c->sent.n, f) != c->sent.n || fclose(f))
 		abort();
-	printf("seeds: %s: %zu bytes, %s%s%s\n", name, c->sent.n, status[st],
+	printf("seeds: %s: %zu bytes, %s%s%s, group 0x%04x\n", name,
+	       c->sent.n, status[st],
 	       c->seen.hrr ? " after HelloRetryRequest" : "",
-	       resumed ? ", resumed" : "");
+	       resumed ? ", resumed" : "", c->seen.group);
 	free(b);
 	free(c);
 }
