@@ -273,4 +273,52 @@ int ktls_hs_build_new_session_ticket(struct ktls_hs_buf *b, u32 lifetime,
 				     size_t nonce_len, const u8 *ticket,
 				     size_t ticket_len);
 
+/* client_cert_msgs.c: client authentication, both versions */
+struct ktls_trust;
+struct ktls_verify_cert;
+
+/*
+ * Bytes the DistinguishedNames of @trust's anchors take in a
+ * CertificateRequest, their length prefixes included.
+ */
+size_t ktls_hs_ca_names_len(const struct ktls_trust *trust);
+
+/*
+ * TLS 1.3 CertificateRequest (RFC 8446 4.3.2): an empty context, the
+ * signature_algorithms we verify (ecdsa_secp256r1_sha256), and the
+ * subjects of @cas's anchors as certificate_authorities if @cas is not
+ * NULL.
+ */
+int ktls_hs_build_certificate_request(struct ktls_hs_buf *b,
+				      const struct ktls_trust *cas);
+
+/*
+ * TLS 1.2 CertificateRequest (RFC 5246 7.4.4): certificate type
+ * ecdsa_sign, ecdsa_secp256r1_sha256, and the subjects of @cas's anchors
+ * (an empty list for a NULL @cas).
+ */
+int ktls_hs12_build_certificate_request(struct ktls_hs_buf *b,
+					const struct ktls_trust *cas);
+
+/*
+ * The client's Certificate, @msg at its header and @len exact: in TLS 1.3
+ * (@tls13, RFC 8446 4.4.2) with the empty context our request had and
+ * no extensions (we asked for none), else the TLS 1.2 form (RFC 5246
+ * 7.4.6).  Its entries go to @certs, pointing into @msg, at most @max of
+ * them; their count to @nr, 0 for an empty list.  Returns 0 or the
+ * alert: decode_error (malformed, an empty cert_data), illegal_parameter
+ * (another context), unsupported_extension, bad_certificate (over @max).
+ */
+int ktls_hs_parse_client_certificate(const u8 *msg, size_t len, bool tls13,
+				     struct ktls_verify_cert *certs,
+				     unsigned int max, unsigned int *nr);
+
+/*
+ * CertificateVerify, the same layout in both versions (RFC 8446 4.4.3,
+ * RFC 5246 7.4.8): the signature scheme and the signature, pointing into
+ * @msg.  Returns 0 or decode_error.
+ */
+int ktls_hs_parse_certificate_verify(const u8 *msg, size_t len, u16 *scheme,
+				     struct ktls_hs_vec *sig);
+
 #endif /* _KTLS_HS_CODEC_H */

@@ -4,8 +4,8 @@
  * to an armed listener or to a socket about to run a per-socket
  * handshake: identity keys, suites, groups, ALPN, timeout, versions,
  * whether TLS 1.2 requires the extended master secret, session
- * tickets, the hand-over to userspace and the policy for unknown server
- * names.  A
+ * tickets, the hand-over to userspace, the policy for unknown server
+ * names and client certificates.  A
  * settings object is immutable once published; every change publishes a
  * new one, so children cloned in softirq take a consistent snapshot
  * under RCU without the listener's lock.
@@ -18,6 +18,7 @@
 #include <net/sock.h>
 
 #include <ktls_hs/identity.h>
+#include <ktls_hs/trust.h>
 
 #include "hs.h"
 #include "pool.h"
@@ -67,6 +68,7 @@ void ktls_hs_settings_put(struct ktls_hs_settings *s)
 		return;
 	for (i = 0; i < s->nr_keys; i++)
 		key_put(s->keys[i]);
+	key_put(s->trust_key);
 	ktls_hs_ticket_keys_put(s->tickets);
 	/* A clone may still be looking at the count under RCU. */
 	call_rcu(&s->rcu, ktls_hs_settings_free_rcu);
@@ -106,6 +108,7 @@ static struct ktls_hs_settings *ktls_hs_settings_dup(const struct ktls_hs_settin
 			key_get(s->keys[i]);
 		if (s->tickets)
 			ktls_hs_ticket_keys_hold(s->tickets);
+		key_get(s->trust_key);
 	} else {
 		s->suites = KTLS_HS_SUITES_DEFAULT;
 		s->groups = KTLS_HS_GROUPS_DEFAULT;
@@ -227,6 +230,60 @@ static int ktls_hs_settings_tickets(struct ktls_hs_settings *s,
 	return 0;
 }
 
+/* A "ktls_trust" key the caller may search for, referenced. */
+static struct key *ktls_hs_trust_key(key_serial_t serial)
+{
+	struct ktls_trust *trust;
+	struct key *key;
+	key_ref_t ref;
+
+	if (serial <= 0)
+		return ERR_PTR(-EINVAL);
+	ref = lookup_user_key(serial, 0, KEY_NEED_SEARCH);
+	if (IS_ERR(ref))
+		return ERR_CAST(ref);
+	key = key_ref_to_ptr(ref);
+	/* Refuses other key types, negative and revoked keys. */
+	trust = ktls_trust_get(key);
+	if (IS_ERR(trust)) {
+		key_put(key);
+		return ERR_CAST(trust);
+	}
+	ktls_trust_put(trust);
+	return key;
+}
+
+/*
+ * KTLS_HS_CLIENT_AUTH: the trust store is looked up with the caller's
+ * rights here; each handshake takes what the key holds when it starts,
+ * so an updated store applies to the handshakes after the update.
+ */
+static int ktls_hs_settings_client_auth(struct ktls_hs_settings *s,
+					sockptr_t optval, unsigned int optlen)
+{
+	struct ktls_hs_client_auth a;
+	struct key *key = NULL;
+
+	if (sockptr_is_null(optval) || optlen != sizeof(a))
+		return -EINVAL;
+	if (copy_from_sockptr(&a, optval, sizeof(a)))
+		return -EFAULT;
+	if (a.mode > KTLS_HS_CLIENT_AUTH_REQUIRED || a.reserved ||
+	    (a.flags & ~KTLS_HS_CLIENT_AUTH_F_CA_NAMES) ||
+	    (a.mode == KTLS_HS_CLIENT_AUTH_NONE && (a.trust || a.flags)))
+		return -EINVAL;
+	if (a.mode != KTLS_HS_CLIENT_AUTH_NONE) {
+		key = ktls_hs_trust_key(a.trust);
+		if (IS_ERR(key))
+			return PTR_ERR(key);
+	}
+	key_put(s->trust_key);
+	s->trust_key = key;
+	s->client_auth = a.mode;
+	s->client_auth_flags = a.flags;
+	return 0;
+}
+
 /* Apply one option to @s, a private copy. */
 static int ktls_hs_settings_apply(struct ktls_hs_settings *s, struct sock *sk,
 				  int optname, sockptr_t optval,
@@ -317,6 +374,8 @@ static int ktls_hs_settings_apply(struct ktls_hs_settings *s, struct sock *sk,
 		return 0;
 	case KTLS_HS_TICKETS:
 		return ktls_hs_settings_tickets(s, sk, optval, optlen);
+	case KTLS_HS_CLIENT_AUTH:
+		return ktls_hs_settings_client_auth(s, optval, optlen);
 	}
 	return -ENOPROTOOPT;
 }
@@ -334,6 +393,7 @@ bool ktls_hs_is_settings_option(int optname)
 	case KTLS_HS_FALLBACK:
 	case KTLS_HS_SNI_POLICY:
 	case KTLS_HS_TICKETS:
+	case KTLS_HS_CLIENT_AUTH:
 		return true;
 	}
 	return false;
@@ -424,6 +484,7 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 	s32 serials[KTLS_HS_IDENTITIES_MAX];
 	unsigned int i, nr = s ? s->nr_keys : 0;
 	int flag;
+	struct ktls_hs_client_auth a = {};
 	struct ktls_hs_tickets t = {};
 	u32 val;
 
@@ -465,6 +526,13 @@ int ktls_hs_settings_get_opt(const struct ktls_hs_settings *s, int optname,
 			t.flags = s->ticket_flags;
 		}
 		return ktls_hs_put_bytes(optval, optlen, &t, sizeof(t));
+	case KTLS_HS_CLIENT_AUTH:
+		if (s && s->trust_key) {
+			a.mode = s->client_auth;
+			a.trust = s->trust_key->serial;
+			a.flags = s->client_auth_flags;
+		}
+		return ktls_hs_put_bytes(optval, optlen, &a, sizeof(a));
 	default:
 		return -ENOPROTOOPT;
 	}

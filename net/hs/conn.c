@@ -36,6 +36,7 @@
 
 #include <ktls_hs/compat_net.h>
 #include <ktls_hs/identity.h>
+#include <ktls_hs/trust.h>
 
 #include "../record/ktls.h"
 #include "events.h"
@@ -51,12 +52,17 @@ static void ktls_hs_cfg_release(struct ktls_hs_config *cfg)
 	for (i = 0; i < cfg->nr_identities; i++)
 		ktls_identity_put(cfg->identities[i]);
 	cfg->nr_identities = 0;
+	if (cfg->trust)
+		ktls_trust_put(cfg->trust);
+	cfg->trust = NULL;
 }
 
 /*
  * The engine's view of @s: identity keys resolved to what they hold now,
  * so that a key revoked or updated since the listener was armed affects
- * this handshake.  Keys that no longer resolve are skipped.
+ * this handshake.  Keys that no longer resolve are skipped; a trust
+ * store that no longer resolves fails the handshake (-ENOKEY), which
+ * would otherwise let clients through unverified.
  */
 static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
 			     const struct ktls_hs_settings *s)
@@ -83,6 +89,22 @@ static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
 	/* Held by @s, which the handshake holds. */
 	cfg->tickets = s->tickets;
 	cfg->ticket_lifetime = s->ticket_lifetime_s;
+	if (s->trust_key) {
+		cfg->trust = ktls_trust_get(s->trust_key);
+		if (IS_ERR(cfg->trust)) {
+			cfg->trust = NULL;
+			ktls_hs_cfg_release(cfg);
+			return -ENOKEY;
+		}
+		cfg->client_auth = s->client_auth;
+		cfg->ca_names = s->client_auth_flags &
+				KTLS_HS_CLIENT_AUTH_F_CA_NAMES;
+		/*
+		 * Tickets do not carry the client's identity: a session that
+		 * asked for a certificate is never resumed, so none is issued.
+		 */
+		cfg->tickets = NULL;
+	}
 	return 0;
 }
 
@@ -119,6 +141,14 @@ struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
 	err = ktls_hs_cfg_build(&conn->cfg, settings);
 	if (err)
 		goto err_free;
+	/* Where a verified client certificate is described, for getsockopt. */
+	if (conn->cfg.trust) {
+		conn->peer = kzalloc(sizeof(*conn->peer), gfp);
+		if (!conn->peer) {
+			err = -ENOMEM;
+			goto err_free;
+		}
+	}
 	/*
 	 * The whole block, not just what the engine needs: what is left
 	 * over lets its output take a client's small record_size_limit.
@@ -140,11 +170,13 @@ struct ktls_hs_conn *ktls_hs_conn_alloc(struct sock *sk,
 		err = -EINVAL;
 		goto err_free;
 	}
+	ktls_hs_set_peer(conn->engine, conn->peer);
 	return conn;
 
 err_free:
 	ktls_hs_cfg_release(&conn->cfg);
 	ktls_hs_settings_put(settings);
+	kfree(conn->peer);
 	kfree(conn);
 	return ERR_PTR(err);
 }
@@ -777,7 +809,10 @@ int ktls_hs_conn_wait(struct sock *sk, struct ktls_hs_conn *conn,
 
 static void ktls_hs_conn_free_rcu(struct rcu_head *head)
 {
-	kfree(container_of(head, struct ktls_hs_conn, rcu));
+	struct ktls_hs_conn *conn = container_of(head, struct ktls_hs_conn, rcu);
+
+	kfree(conn->peer);
+	kfree(conn);
 }
 
 /**

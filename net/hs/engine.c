@@ -73,6 +73,7 @@
 #include <ktls_hs/identity.h>
 #include <ktls_hs/kdf.h>
 #include <ktls_hs/p256.h>
+#include <ktls_hs/trust.h>
 
 #include "engine.h"
 #include "hs_records.h"
@@ -100,8 +101,21 @@ static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 
 	for (i = 0; i < cfg->nr_identities; i++)
 		cert = max(cert, ktls_hs_cert_msg_len(cfg->identities[i]));
+	/* Our CertificateRequest goes with the Certificate, if we ask. */
+	cert += ktls_hs_cert_request_len(cfg);
 	/* Either version may be negotiated: room for the larger exchange. */
 	return max(ktls_hs12_out_len(cert), ktls_hs13_out_len(cert));
+}
+
+/*
+ * A handshake that may verify a client's chain has the verifier's
+ * working memory in front of its output buffer: too much for the
+ * softirq stack, and the input buffer may hold the rest of the client's
+ * flight behind its Certificate.
+ */
+static size_t ktls_hs_verify_room(const struct ktls_hs_config *cfg)
+{
+	return cfg->trust ? KTLS_VERIFY_SCRATCH_SIZE : 0;
 }
 
 static bool ktls_hs_config_ok(const struct ktls_hs_config *cfg)
@@ -123,7 +137,8 @@ size_t ktls_hs_size(const struct ktls_hs_config *cfg)
 {
 	if (!ktls_hs_config_ok(cfg))
 		return 0;
-	return struct_size_t(struct ktls_hs, out, ktls_hs_out_len(cfg));
+	return struct_size_t(struct ktls_hs, out,
+			     ktls_hs_verify_room(cfg) + ktls_hs_out_len(cfg));
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_size);
 
@@ -134,18 +149,28 @@ struct ktls_hs *ktls_hs_init(void *mem, size_t size,
 {
 	struct ktls_hs *hs = mem;
 	size_t need = ktls_hs_size(cfg);
+	size_t room;
 
 	if (!hs || !need || size < need ||
 	    !IS_ALIGNED((unsigned long)mem, __alignof__(struct ktls_hs)))
 		return NULL;
+	room = ktls_hs_verify_room(cfg);
 	memset(hs, 0, offsetof(struct ktls_hs, tx));
 	hs->cfg = cfg;
 	hs->state = KTLS_HS_WAIT_CH;
-	ktls_hs_tx_init(&hs->tx, hs->out, size - offsetof(struct ktls_hs, out));
+	hs->verify_scratch = room ? hs->out : NULL;
+	ktls_hs_tx_init(&hs->tx, hs->out + room,
+			size - offsetof(struct ktls_hs, out) - room);
 	ktls_hs_rx_init(&hs->rx);
 	return hs;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_init);
+
+void ktls_hs_set_peer(struct ktls_hs *hs, struct ktls_peer_cert *peer)
+{
+	hs->peer = peer;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_set_peer);
 
 /* Everything the handshake keys and secrets left, but the final keys. */
 void ktls_hs_wipe_handshake(struct ktls_hs *hs)
@@ -350,18 +375,27 @@ static int ktls_hs_wait_client_hello(struct ktls_hs *hs, const u8 *msg,
 
 /* ------------------------------------------------------ the step table */
 
-/* What each waiting state takes, and who handles it. */
+/*
+ * What each waiting state takes, who handles it, and whether the message
+ * may share its record with the next (RFC 8446 5.1: not where a key
+ * change follows; nor where the client's flight ends).
+ */
 static const struct ktls_hs_step {
 	u8 type;
+	bool more;
 	ktls_hs_step_fn *handle;
 } ktls_hs_steps[] = {
-	[KTLS_HS_WAIT_CH]	= { KTLS_HS_CLIENT_HELLO, ktls_hs_wait_client_hello },
-	[KTLS_HS_WAIT_CH2]	= { KTLS_HS_CLIENT_HELLO, ktls_hs13_wait_client_hello2 },
-	[KTLS_HS_WAIT_FINISHED]	= { KTLS_HS_FINISHED, ktls_hs13_wait_finished },
-	[KTLS_HS12_WAIT_CKE]	= { KTLS_HS_CLIENT_KEY_EXCHANGE,
+	[KTLS_HS_WAIT_CH]	= { KTLS_HS_CLIENT_HELLO, false, ktls_hs_wait_client_hello },
+	[KTLS_HS_WAIT_CH2]	= { KTLS_HS_CLIENT_HELLO, false,
+				    ktls_hs13_wait_client_hello2 },
+	[KTLS_HS_WAIT_CERT]	= { KTLS_HS_CERTIFICATE, true, ktls_hs13_wait_certificate },
+	[KTLS_HS_WAIT_CERT_VERIFY] = { KTLS_HS_CERTIFICATE_VERIFY, true,
+				       ktls_hs13_wait_certificate_verify },
+	[KTLS_HS_WAIT_FINISHED]	= { KTLS_HS_FINISHED, false, ktls_hs13_wait_finished },
+	[KTLS_HS12_WAIT_CKE]	= { KTLS_HS_CLIENT_KEY_EXCHANGE, false,
 				    ktls_hs12_wait_client_key_exchange },
-	[KTLS_HS12_WAIT_FINISHED] = { KTLS_HS_FINISHED, ktls_hs12_wait_finished },
-	[KTLS_HS12_WAIT_RESUMED] = { KTLS_HS_FINISHED, ktls_hs12_wait_resumed },
+	[KTLS_HS12_WAIT_FINISHED] = { KTLS_HS_FINISHED, false, ktls_hs12_wait_finished },
+	[KTLS_HS12_WAIT_RESUMED] = { KTLS_HS_FINISHED, false, ktls_hs12_wait_resumed },
 };
 
 static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)
@@ -371,6 +405,13 @@ static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)
 	if (msg[0] != step->type)
 		return KTLS_ALERT_UNEXPECTED_MESSAGE;
 	return step->handle(hs, msg, len);
+}
+
+/* What the input framing checks of the message the state waits for. */
+static void ktls_hs_rx_expect(struct ktls_hs *hs)
+{
+	hs->rx.expect = ktls_hs_steps[hs->state].type;
+	hs->rx.more = ktls_hs_steps[hs->state].more;
 }
 
 /* ---------------------------------------------------------------- API */
@@ -415,10 +456,16 @@ enum ktls_hs_status ktls_hs_received(struct ktls_hs *hs, size_t len)
 	if (!len)
 		return KTLS_HS_RUNNING;
 
-	hs->rx.expect = ktls_hs_steps[hs->state].type;
+	ktls_hs_rx_expect(hs);
 	err = ktls_hs_rx_received(&hs->rx, len, &msg, &msg_len);
-	if (!err && msg_len)
+	/* A record may complete several messages: each in turn. */
+	while (!err && msg_len) {
 		err = ktls_hs_step(hs, msg, msg_len);
+		if (err || ktls_hs_status(hs) != KTLS_HS_RUNNING)
+			break;
+		ktls_hs_rx_expect(hs);
+		err = ktls_hs_rx_next(&hs->rx, &msg, &msg_len);
+	}
 	if (err)
 		ktls_hs_fail(hs, err);
 	return ktls_hs_status(hs);

@@ -26,6 +26,8 @@
 
 struct ktls_identity;
 struct ktls_hs_ticket_keys;
+struct ktls_peer_cert;
+struct ktls_trust;
 
 #define KTLS_HS_MAX_IDENTITIES		8
 #define KTLS_HS_ALPN_LIST_MAX		256
@@ -52,6 +54,11 @@ struct ktls_hs_ticket_keys;
  * @tickets:	the key group tickets are sealed with, NULL for no tickets
  *		and no resumption; held by the glue
  * @ticket_lifetime: seconds a ticket is good for
+ * @trust:	the trust store client certificates are verified against,
+ *		held by the glue; NULL: no CertificateRequest
+ * @client_auth: KTLS_HS_CLIENT_AUTH_* (uapi) with @trust: whether a
+ *		client may answer with no certificate
+ * @ca_names:	the CertificateRequest names @trust's CAs
  */
 struct ktls_hs_config {
 	struct ktls_identity *identities[KTLS_HS_MAX_IDENTITIES];
@@ -66,6 +73,9 @@ struct ktls_hs_config {
 	u8 sni_policy;
 	struct ktls_hs_ticket_keys *tickets;
 	u32 ticket_lifetime;
+	struct ktls_trust *trust;
+	u8 client_auth;
+	bool ca_names;
 };
 
 enum ktls_hs_status {
@@ -88,6 +98,8 @@ enum ktls_hs_status {
  * @resumed:	the session was resumed from a ticket
  * @record_limit_declined: the client's record_size_limit went
  *		unanswered, our flight not fitting the output buffer at it
+ * @peer_verified: the client's certificate was verified, and what it
+ *		says written where ktls_hs_set_peer() said
  * @alpn:	the chosen protocol (NUL-terminated), "" if none
  * @sni:	the client's server_name (NUL-terminated), "" if none
  */
@@ -98,6 +110,7 @@ struct ktls_hs_session {
 	u16 cipher_type;
 	bool resumed;
 	bool record_limit_declined;
+	bool peer_verified;
 	char alpn[256];
 	char sni[256];
 };
@@ -134,6 +147,13 @@ size_t ktls_hs_size(const struct ktls_hs_config *cfg);
  */
 struct ktls_hs *ktls_hs_init(void *mem, size_t size,
 			     const struct ktls_hs_config *cfg);
+/*
+ * Where the client's verified certificate is described, with a @cfg that
+ * has a trust store: the glue's memory, which outlives the engine.  A
+ * client certificate arriving without it ends the handshake with
+ * internal_error.
+ */
+void ktls_hs_set_peer(struct ktls_hs *hs, struct ktls_peer_cert *peer);
 /* Wipe every secret; the memory is the glue's to free. */
 void ktls_hs_wipe(struct ktls_hs *hs);
 

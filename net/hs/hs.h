@@ -27,6 +27,7 @@ struct ktls_ctx;
 struct request_sock;
 struct ktls_hs_listen;
 struct proto_accept_arg;
+struct ktls_peer_cert;
 
 /**
  * struct ktls_hs_settings - what setsockopt configured; immutable once
@@ -48,6 +49,10 @@ struct proto_accept_arg;
  * @tickets:	ticket key group, referenced; NULL: no tickets
  * @ticket_lifetime_s, @ticket_group, @ticket_rotate_s, @ticket_flags:
  *		KTLS_HS_TICKETS as set, for getsockopt
+ * @trust_key:	the "ktls_trust" key client certificates are verified
+ *		against, referenced; NULL: none is asked for
+ * @client_auth: KTLS_HS_CLIENT_AUTH_* mode of the uapi
+ * @client_auth_flags: KTLS_HS_CLIENT_AUTH_F_* of the uapi
  * @rcu:	freed after a grace period: clones read it under RCU
  */
 struct ktls_hs_settings {
@@ -68,6 +73,9 @@ struct ktls_hs_settings {
 	u32 ticket_group;
 	u32 ticket_rotate_s;
 	u32 ticket_flags;
+	struct key *trust_key;
+	u32 client_auth;
+	u32 client_auth_flags;
 	struct rcu_head rcu;
 };
 
@@ -146,6 +154,9 @@ enum ktls_hs_child_state {
  * @stub:	see ktls_hs_conn_start(); a whole socket_alloc, zeroed, since
  *		/proc/net/tcp and sock_diag read the inode of sk_socket
  * @session:	negotiated parameters, copied when the engine is done
+ * @peer:	the client's certificate, as the engine verified it
+ *		(@session.peer_verified); allocated when a trust store is
+ *		configured
  * @rcu:	freed after a grace period (timer, the stub's wait queue)
  */
 struct ktls_hs_conn {
@@ -179,6 +190,7 @@ struct ktls_hs_conn {
 	bool saved_use_task_frag;
 	struct socket_alloc stub;
 	struct ktls_hs_session session;
+	struct ktls_peer_cert *peer;
 	struct rcu_head rcu;
 };
 

@@ -320,16 +320,34 @@ static int ktls_hs_rx_message(struct ktls_hs_rx *rx, const u8 **msg,
 	if (rx->msg_len < need)
 		return 0;
 	/*
-	 * Every message a client sends a server either ends its flight or
-	 * is followed by a key change (ClientHello, Finished), so it must
-	 * end its record (RFC 8446 5.1): anything behind it is out of place.
+	 * A message a key change follows (ClientHello, Finished) must end
+	 * its record (RFC 8446 5.1), and one that ends the client's flight
+	 * has nothing behind it: only a client's Certificate and
+	 * CertificateVerify may have company.
 	 */
-	if (rx->msg_len > need)
-		return KTLS_ALERT_UNEXPECTED_MESSAGE;
+	rx->taken = 0;
+	if (rx->msg_len > need) {
+		if (!rx->more)
+			return KTLS_ALERT_UNEXPECTED_MESSAGE;
+		rx->taken = need;
+	} else {
+		rx->msg_len = 0;
+	}
 	*msg = rx->buf;
 	*msg_len = need;
-	rx->msg_len = 0;
 	return 0;
+}
+
+int ktls_hs_rx_next(struct ktls_hs_rx *rx, const u8 **msg, size_t *msg_len)
+{
+	*msg = NULL;
+	*msg_len = 0;
+	if (!rx->taken)
+		return 0;
+	rx->msg_len -= rx->taken;
+	memmove(rx->buf, rx->buf + rx->taken, rx->msg_len);
+	rx->taken = 0;
+	return ktls_hs_rx_message(rx, msg, msg_len);
 }
 
 static int ktls_hs_rx_record(struct ktls_hs_rx *rx, const u8 **msg,

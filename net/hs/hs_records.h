@@ -82,13 +82,19 @@ struct ktls_hs_prot {
  * @body_len:	length of its body, from @hdr
  * @body_got:	bytes of the body received
  * @msg_len:	handshake bytes buffered at the start of @buf: one partial
- *		message, since a complete one is handed up at once
+ *		message, since a complete one is handed up at once, and
+ *		while one is up, what its record held behind it
+ * @taken:	bytes of @buf handed up as a message that the record went
+ *		on behind (@more), 0 if none
  * @ccs_ok:	a middlebox-compatibility ChangeCipherSpec may come now
  * @armed:	TLS 1.2: @prot is keyed, and turns on with the client's
  *		ChangeCipherSpec
  * @early_skip:	bytes of declined early data that may still be skipped
  * @expect:	the handshake message type the state machine waits for,
  *		0 for any
+ * @more:	that message may share its record with the next one, as a
+ *		client's Certificate and CertificateVerify do; any other
+ *		must end its record
  * @buf:	message bytes, then the body of the record in hand
  */
 struct ktls_hs_rx {
@@ -98,10 +104,12 @@ struct ktls_hs_rx {
 	u16 body_len;
 	u16 body_got;
 	u32 msg_len;
+	u32 taken;
 	bool ccs_ok;
 	bool armed;
 	u32 early_skip;
 	u8 expect;
+	bool more;
 	u8 buf[KTLS_HS_RX_BUF_LEN];
 };
 
@@ -134,6 +142,12 @@ size_t ktls_hs_rx_want(struct ktls_hs_rx *rx, u8 **buf);
  */
 int ktls_hs_rx_received(struct ktls_hs_rx *rx, size_t len, const u8 **msg,
 			size_t *msg_len);
+/*
+ * The message handed up last was dealt with: the next one its record
+ * held, if complete, as ktls_hs_rx_received() hands it up (@expect and
+ * @more set for it first); else its start stays buffered.
+ */
+int ktls_hs_rx_next(struct ktls_hs_rx *rx, const u8 **msg, size_t *msg_len);
 /* Records from now on are protected with @key and @iv. */
 int ktls_hs_rx_set_key(struct ktls_hs_rx *rx, enum ktls_lib_aead_alg alg,
 		       const u8 *key, size_t key_len,

@@ -27,6 +27,8 @@ struct ktls_identity;
 enum ktls_hs_state {
 	KTLS_HS_WAIT_CH,
 	KTLS_HS_WAIT_CH2,	/* after our HelloRetryRequest */
+	KTLS_HS_WAIT_CERT,	/* after our CertificateRequest */
+	KTLS_HS_WAIT_CERT_VERIFY, /* after a client certificate */
 	KTLS_HS_WAIT_FINISHED,
 	KTLS_HS12_WAIT_CKE,	/* TLS 1.2: after ServerHelloDone */
 	KTLS_HS12_WAIT_FINISHED, /* TLS 1.2: after ClientKeyExchange */
@@ -83,13 +85,18 @@ struct ktls_hs12_state {
  * @th:		Transcript-Hash through the server Finished
  * @psk:	the ticket's PSK when resuming (@psk.len), until the
  *		handshake secrets are derived
+ * @peer:	where a verified client certificate is described (the
+ *		glue's), NULL when none was asked for
+ * @verify_scratch: the chain verifier's memory, KTLS_VERIFY_SCRATCH_SIZE
+ *		bytes at the start of @out, with a trust store; else NULL
  * @session:	what was negotiated
  * @keys:	the application traffic keys, once done (in TLS 1.2, once
  *		the ClientKeyExchange is in)
  * @tls12:	the state of a TLS 1.2 handshake
  * @tx:		output framing
  * @rx:		input framing
- * @out:	the output buffer, sized by ktls_hs_size()
+ * @out:	the output buffer, sized by ktls_hs_size(), behind the
+ *		verifier's memory if there is any
  */
 struct ktls_hs {
 	const struct ktls_hs_config *cfg;
@@ -113,12 +120,14 @@ struct ktls_hs {
 	u8 master[KTLS_HASH_MAX_SIZE];
 	u8 th[KTLS_HASH_MAX_SIZE];
 	struct ktls_hs_psk psk;
+	struct ktls_peer_cert *peer;
+	void *verify_scratch;
 	struct ktls_hs_session session;
 	struct ktls_hs_keys keys;
 	struct ktls_hs12_state tls12;
 	struct ktls_hs_tx tx;
 	struct ktls_hs_rx rx;
-	u8 out[];
+	u8 out[] __aligned(8);
 };
 
 /* The glue's memory comes from kmalloc. */
@@ -154,5 +163,22 @@ void ktls_hs_take_record_limit(struct ktls_hs *hs,
 void ktls_hs_decline_record_limit(struct ktls_hs *hs);
 /* Bytes of the identity's TLS 1.3 Certificate message, header included. */
 size_t ktls_hs_cert_msg_len(const struct ktls_identity *id);
+
+/*
+ * client_auth.c: client certificates, both versions.  The room our
+ * CertificateRequest takes in the flight (none without a trust store);
+ * adding it; taking the client's Certificate, whose leaf @hs->peer then
+ * describes if it verified (*@presented: the list was not empty; an
+ * empty one passes where the policy lets it); and checking the client's
+ * CertificateVerify, signed over the SHA-256 @digest, with that leaf's
+ * key, which makes the peer verified.  0, or the alert.
+ */
+size_t ktls_hs_cert_request_len(const struct ktls_hs_config *cfg);
+int ktls_hs_add_cert_request(struct ktls_hs *hs, struct ktls_hs_buf *b,
+			     bool tls13);
+int ktls_hs_take_client_cert(struct ktls_hs *hs, const u8 *msg, size_t len,
+			     bool tls13, bool *presented);
+int ktls_hs_check_client_cert_verify(struct ktls_hs *hs, const u8 *msg,
+				     size_t len, const u8 digest[32]);
 
 #endif /* _KTLS_HS_SERVER_H */

@@ -6,9 +6,12 @@
  * negotiated and how a listener fares; asking for a KeyUpdate once the
  * handshake is over; whether a socket was handed to userspace.
  */
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <net/sock.h>
 #include <net/tcp.h>
+
+#include <ktls_hs/trust.h>
 
 #include "../record/ktls.h"
 #include "../record/key_update.h"
@@ -16,7 +19,8 @@
 
 bool ktls_hs_is_option(int optname)
 {
-	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_SNI_POLICY;
+	/* Ours are numbered from KTLS_HS_IDENTITY to the newest. */
+	return optname >= KTLS_HS_IDENTITY && optname <= KTLS_HS_PEER;
 }
 
 /*
@@ -140,7 +144,7 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 		err = optlen ? -EINVAL :
 		      ktls_hs_settings_rotate(sk, &ctx->hs_settings);
 	} else {
-		/* KTLS_HS_SESSION, _STATS and _FALLEN_BACK are read-only. */
+		/* KTLS_HS_SESSION, _PEER, _STATS and _FALLEN_BACK are read-only. */
 		err = -ENOPROTOOPT;
 	}
 	release_sock(sk);
@@ -180,6 +184,74 @@ static int ktls_hs_get_session(struct ktls_ctx *ctx, char __user *optval,
 	return 0;
 }
 
+/* "DNS:", "URI:", "email:" lines of the peer's names into @out. */
+static void ktls_hs_peer_sans(const struct ktls_peer_cert *p, char *out,
+			      size_t size, u32 *flags)
+{
+	const struct ktls_peer_san *san;
+	size_t off = 0;
+	unsigned int i;
+	const char *tag;
+	int n;
+
+	if (p->sans_truncated)
+		*flags |= KTLS_HS_PEER_F_SANS_TRUNCATED;
+	for (i = 0; i < p->nr_sans; i++) {
+		san = &p->sans[i];
+		tag = san->type == KTLS_PEER_SAN_DNS ? "DNS" :
+		      san->type == KTLS_PEER_SAN_URI ? "URI" : "email";
+		n = snprintf(out + off, size - off, "%s:%.*s\n", tag, san->len,
+			     p->san_text + san->off);
+		if (n < 0 || (size_t)n >= size - off) {
+			/* Whole lines only. */
+			out[off] = '\0';
+			*flags |= KTLS_HS_PEER_F_SANS_TRUNCATED;
+			return;
+		}
+		off += n;
+	}
+}
+
+static int ktls_hs_get_peer(struct ktls_ctx *ctx, char __user *optval,
+			    int __user *optlen)
+{
+	const struct ktls_hs_conn *conn = ctx->hs;
+	struct ktls_hs_peer_info *info;
+	const struct ktls_peer_cert *p;
+	int len, err = 0;
+
+	if (!conn)
+		return -ENOENT;
+	if (!READ_ONCE(conn->ended))
+		return -EINPROGRESS;
+	if (conn->end == KTLS_HS_END_FALLBACK)
+		return -ENOENT;
+	if (conn->end != KTLS_HS_END_DONE)
+		return ktls_hs_conn_error(conn);
+	if (!conn->session.peer_verified || !conn->peer)
+		return -ENOENT;
+	if (get_user(len, optlen))
+		return -EFAULT;
+	if (len < (int)sizeof(*info))
+		return -EINVAL;
+	/* Some 1.6 KB: not for the stack. */
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	p = conn->peer;
+	memcpy(info->sha256, p->fingerprint, sizeof(info->sha256));
+	info->not_after = p->not_after;
+	info->depth = p->depth;
+	strscpy(info->subject, p->subject, sizeof(info->subject));
+	strscpy(info->issuer, p->issuer, sizeof(info->issuer));
+	ktls_hs_peer_sans(p, info->sans, sizeof(info->sans), &info->flags);
+	if (put_user(sizeof(*info), optlen) ||
+	    copy_to_user(optval, info, sizeof(*info)))
+		err = -EFAULT;
+	kfree(info);
+	return err;
+}
+
 int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
 		       int __user *optlen)
 {
@@ -196,6 +268,8 @@ int ktls_hs_getsockopt(struct sock *sk, int optname, char __user *optval,
 		err = ktls_hs_settings_get_opt(s, optname, optval, optlen);
 	} else if (optname == KTLS_HS_SESSION) {
 		err = ktls_hs_get_session(ctx, optval, optlen);
+	} else if (optname == KTLS_HS_PEER) {
+		err = ktls_hs_get_peer(ctx, optval, optlen);
 	} else if (optname == KTLS_HS_FALLEN_BACK) {
 		err = ktls_hs_get_fallen_back(ctx, optval, optlen);
 	} else if (optname == KTLS_HS_STATS) {

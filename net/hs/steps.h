@@ -33,6 +33,8 @@ typedef size_t ktls_hs_out_len_fn(size_t cert_len);
 /* tls13_server.c */
 ktls_hs_hello_fn ktls_hs13_client_hello;
 ktls_hs_step_fn ktls_hs13_wait_client_hello2;	/* after HelloRetryRequest */
+ktls_hs_step_fn ktls_hs13_wait_certificate;	/* after CertificateRequest */
+ktls_hs_step_fn ktls_hs13_wait_certificate_verify;
 ktls_hs_step_fn ktls_hs13_wait_finished;
 ktls_hs_out_len_fn ktls_hs13_out_len;
 

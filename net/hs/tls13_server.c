@@ -4,10 +4,12 @@
  * identity and ALPN protocol from a ClientHello, the key schedule, and
  * the server's flight.  Certificate authentication with ECDSA P-256
  * and (EC)DHE key exchange, or resumption from one of our tickets with
- * (EC)DHE (tls13_psk.c); no early data, no client certificates.  The
+ * (EC)DHE (tls13_psk.c); client certificates when the listener asks
+ * for them (client_auth.c); no early data.  The
  * core (engine.c) hands over a first ClientHello that negotiated TLS 1.3
  * and dispatches the client's later messages to the states here,
- * KTLS_HS_WAIT_CH2 and KTLS_HS_WAIT_FINISHED; engine.c draws the
+ * KTLS_HS_WAIT_CH2, KTLS_HS_WAIT_CERT, KTLS_HS_WAIT_CERT_VERIFY and
+ * KTLS_HS_WAIT_FINISHED; engine.c draws the
  * transitions of both versions.  Records live in hs_records.c, message
  * layouts in the codec files.
  */
@@ -97,7 +99,8 @@ static bool ktls_hs13_limit_fits(const struct ktls_hs *hs,
 	size_t before;
 
 	if (!hs->session.resumed)
-		parts[0] += ktls_hs_cert_msg_len(hs->id) + KTLS_HS_CV_MAX;
+		parts[0] += ktls_hs_cert_request_len(hs->cfg) +
+			    ktls_hs_cert_msg_len(hs->id) + KTLS_HS_CV_MAX;
 	if (hs->cfg->tickets)
 		parts[nr++] = KTLS_HS_NST_MAX;
 	before = hs->tx.len + ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
@@ -332,10 +335,11 @@ static int ktls_hs_add_finished(struct ktls_hs *hs, struct ktls_hs_buf *b)
 static int ktls_hs_server_app_keys(struct ktls_hs *hs);
 
 /*
- * EncryptedExtensions, Certificate, CertificateVerify (these two not
- * when resuming), Finished: built
- * one after the other in the output buffer, each hashed as it is added,
- * then framed together into as few protected records as fit.
+ * EncryptedExtensions, CertificateRequest (if the listener asks for
+ * client certificates), Certificate, CertificateVerify (these three not
+ * when resuming: RFC 8446 4.3.2), Finished: built one after the other in
+ * the output buffer, each hashed as it is added, then framed together
+ * into as few protected records as fit.
  */
 static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 {
@@ -348,6 +352,8 @@ static int ktls_hs_send_protected_flight(struct ktls_hs *hs)
 						 hs->alpn.len ? &hs->alpn : NULL,
 						 hs->record_limit);
 	/* A resumed session was authenticated when its ticket was issued. */
+	if (!err && !hs->session.resumed && hs->cfg->trust)
+		err = ktls_hs_add_cert_request(hs, &b, true);
 	if (!err && !hs->session.resumed)
 		err = ktls_hs_add_certificate(hs, &b, true);
 	if (!err)
@@ -397,7 +403,8 @@ static int ktls_hs_send_server_flight(struct ktls_hs *hs,
 	if (!err)
 		err = ktls_hs_send_protected_flight(hs);
 	if (!err)
-		hs->state = KTLS_HS_WAIT_FINISHED;
+		hs->state = hs->cfg->trust && !hs->session.resumed ?
+			    KTLS_HS_WAIT_CERT : KTLS_HS_WAIT_FINISHED;
 	return err;
 }
 
@@ -601,17 +608,70 @@ out:
 	return err;
 }
 
+/*
+ * RFC 8446 4.4.2: the client's Certificate, in answer to our request; an
+ * empty one goes straight to its Finished where the policy lets it.
+ */
+int ktls_hs13_wait_certificate(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	bool presented;
+	int err;
+
+	err = ktls_hs_take_client_cert(hs, msg, len, true, &presented);
+	if (!err)
+		err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (err)
+		return err;
+	hs->state = presented ? KTLS_HS_WAIT_CERT_VERIFY : KTLS_HS_WAIT_FINISHED;
+	return 0;
+}
+
+/*
+ * RFC 8446 4.4.3: the client's signature over the transcript through its
+ * Certificate, with the context string of a client.
+ */
+int ktls_hs13_wait_certificate_verify(struct ktls_hs *hs, const u8 *msg,
+				      size_t len)
+{
+	u8 content[KTLS_HS_CV_CONTENT_MAX], th[KTLS_HASH_MAX_SIZE], digest[32];
+	size_t n;
+	int err;
+
+	err = ktls_transcript_digest(&hs->transcript, th, hs->hash_len);
+	if (err)
+		return err;
+	n = ktls_hs_cert_verify_content(content, false, th, hs->hash_len);
+	err = ktls_hash_digest(KTLS_HASH_SHA256, content, n, digest,
+			       sizeof(digest));
+	if (!err)
+		err = ktls_hs_check_client_cert_verify(hs, msg, len, digest);
+	if (!err)
+		err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (err)
+		return err;
+	hs->state = KTLS_HS_WAIT_FINISHED;
+	return 0;
+}
+
 int ktls_hs13_wait_finished(struct ktls_hs *hs, const u8 *msg, size_t len)
 {
+	u8 th[KTLS_HASH_MAX_SIZE];
 	const u8 *vd;
 	int err;
 
 	err = ktls_hs_parse_finished(msg, len, hs->hash_len, &vd);
 	if (err)
 		return err;
-	err = ktls_tls13_finished_check(hs->suite->hash, hs->c_hs,
-					hs->hash_len, hs->th, hs->hash_len,
-					vd, hs->hash_len);
+	/*
+	 * The client's Finished covers the transcript through its last
+	 * message: our Finished, or its own Certificate or
+	 * CertificateVerify (RFC 8446 4.4.4).
+	 */
+	err = ktls_transcript_digest(&hs->transcript, th, hs->hash_len);
+	if (!err)
+		err = ktls_tls13_finished_check(hs->suite->hash, hs->c_hs,
+						hs->hash_len, th, hs->hash_len,
+						vd, hs->hash_len);
 	if (err == -EBADMSG)
 		return KTLS_ALERT_DECRYPT_ERROR;
 	if (!err)

@@ -11,7 +11,7 @@
  *	setsockopt(fd, IPPROTO_TCP, TCP_ULP, "ktls_hs", sizeof("ktls_hs"));
  *	setsockopt(fd, SOL_TLS, KTLS_HS_IDENTITY, &serial, sizeof(serial));
  *	(optional: KTLS_HS_SUITES, KTLS_HS_GROUPS, KTLS_HS_ALPN, KTLS_HS_TIMEOUT,
- *	 KTLS_HS_VERSIONS, KTLS_HS_EMS_OPTIONAL)
+ *	 KTLS_HS_VERSIONS, KTLS_HS_EMS_OPTIONAL, KTLS_HS_CLIENT_AUTH, ...)
  *	c = accept(fd, ...);	c speaks TLS already: read/write/sendfile
  *
  * The ULP of an armed listener is "ktls_hs" rather than "tls": the
@@ -105,6 +105,23 @@
 /* set/get: __u32 KTLS_HS_SNI_*, for a server_name no identity matches */
 #define KTLS_HS_SNI_POLICY	115
 
+/*
+ * set/get: struct ktls_hs_client_auth, on an armed listener or before
+ * KTLS_HS_START: ask the client for a certificate and verify its chain
+ * against a trust store, a "ktls_trust" key (`ktls trust add`).  Errors:
+ * EINVAL (optlen, an unknown mode or flag, reserved not 0, a trust
+ * serial with mode NONE or none without), ENOKEY (no such key), EACCES
+ * (the caller may not search it), EKEYREVOKED, EKEYEXPIRED, or EINVAL
+ * for a key of another type.  See Documentation/handshake.rst.
+ */
+#define KTLS_HS_CLIENT_AUTH	116
+/*
+ * get: struct ktls_hs_peer_info, the client certificate the handshake
+ * verified.  ENOENT when the client sent none (or none was asked for),
+ * EINPROGRESS while the handshake runs, its error if it failed.
+ */
+#define KTLS_HS_PEER		117
+
 /* KTLS_HS_REKEY values */
 #define KTLS_HS_REKEY_OURS		0	/* update_not_requested */
 #define KTLS_HS_REKEY_REQUEST	1	/* update_requested */
@@ -184,6 +201,49 @@ struct ktls_hs_session_info {
 	char alpn[256];		/* NUL-terminated, "" if none */
 	char server_name[256];	/* SNI the client sent, "" if none */
 };
+
+/* KTLS_HS_CLIENT_AUTH */
+struct ktls_hs_client_auth {
+	__u32 mode;		/* KTLS_HS_CLIENT_AUTH_* */
+	__s32 trust;		/* serial of a "ktls_trust" key; 0 with NONE */
+	__u32 flags;		/* KTLS_HS_CLIENT_AUTH_F_* */
+	__u32 reserved;		/* 0 */
+};
+
+/* struct ktls_hs_client_auth modes */
+#define KTLS_HS_CLIENT_AUTH_NONE	0	/* no CertificateRequest (default) */
+/* Ask; a client without a certificate goes through unauthenticated. */
+#define KTLS_HS_CLIENT_AUTH_OPTIONAL	1
+/* Ask; a client without one gets certificate_required (TLS 1.3). */
+#define KTLS_HS_CLIENT_AUTH_REQUIRED	2
+
+/*
+ * struct ktls_hs_client_auth flags.  CA_NAMES: the CertificateRequest
+ * names the trust store's CAs (TLS 1.3 certificate_authorities), so that
+ * a client with several certificates picks one of theirs; left out when
+ * the names exceed KTLS_HS_CA_NAMES_MAX bytes.
+ */
+#define KTLS_HS_CLIENT_AUTH_F_CA_NAMES	0x00000001U
+#define KTLS_HS_CA_NAMES_MAX		1024
+
+/* KTLS_HS_PEER: the client's verified leaf certificate */
+struct ktls_hs_peer_info {
+	__u8 sha256[32];	/* SHA-256 of its DER */
+	__s64 not_after;	/* end of its validity, seconds since 1970 */
+	__u32 depth;		/* certificates in the path, leaf included */
+	__u32 flags;		/* KTLS_HS_PEER_F_* */
+	char subject[256];	/* one line, "CN=a, O=b", NUL-terminated */
+	char issuer[256];
+	/*
+	 * Its subjectAltNames of the kinds DNS, URI (SPIFFE IDs) and email,
+	 * in certificate order, each as "DNS:name\n", "URI:uri\n" or
+	 * "email:addr\n"; printable ASCII, NUL-terminated.
+	 */
+	char sans[1024];
+};
+
+/* struct ktls_hs_peer_info flags */
+#define KTLS_HS_PEER_F_SANS_TRUNCATED	0x00000001U	/* more names than fit */
 
 /* KTLS_HS_STATS: counters of one armed listener */
 struct ktls_hs_listen_stats {
