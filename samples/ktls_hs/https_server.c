@@ -8,6 +8,8 @@
  *		[--groups x25519mlkem768,secp256r1mlkem768,x25519,p256,hybrid-retry]
  *		[--suites aes128,aes256,chacha,ccm]
  *		[--tickets SECONDS [--ticket-keys SERIAL|DESCRIPTION]]
+ *		[--client-ca SERIAL|DESCRIPTION [--client-auth optional|required]
+ *		 [--ca-names]]
  *		[--alpn] [--verbose]
  *
  * Each --key (up to 8) is a "ktls_identity" key (keyctl padd ktls_identity NAME @u <
@@ -17,6 +19,11 @@
  * --ticket-keys seals them with the keys of a "ktls_tickets" key
  * (keyctl padd ktls_tickets NAME @u < payload) instead of the kernel's
  * own, so that every server given the same payload resumes them.
+ * --client-ca asks clients for a certificate and verifies it against a
+ * "ktls_trust" key (ktls trust add NAME --ca CAS.pem): required unless
+ * --client-auth optional; --ca-names names its CAs in the request.  A
+ * verified client's subject and names come back in X-Client-Subject and
+ * X-Client-SAN response headers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -56,7 +63,7 @@ struct conn {
 	off_t off, size;
 	size_t req_len, hdr_len, hdr_off;
 	char req[REQ_MAX + 1];
-	char hdr[256];
+	char hdr[1536];
 };
 
 static bool verbose;
@@ -64,6 +71,7 @@ static int root_fd = -1;
 static unsigned int groups, suites, versions, ticket_lifetime;
 static int ticket_keys;
 static bool ems_optional;
+static struct ktls_hs_client_auth client_auth;
 
 static void die(const char *what)
 {
@@ -165,6 +173,10 @@ static int armed_listener(int port, const int *keys, int nr_keys, bool alpn)
 		if (setsockopt(fd, SOL_TLS, KTLS_HS_TICKETS, &t, sizeof(t)))
 			die("KTLS_HS_TICKETS");
 	}
+	if (client_auth.mode &&
+	    setsockopt(fd, SOL_TLS, KTLS_HS_CLIENT_AUTH, &client_auth,
+		       sizeof(client_auth)))
+		die("KTLS_HS_CLIENT_AUTH");
 	return fd;
 }
 
@@ -181,6 +193,29 @@ static void show_session(int fd)
 		s.version, s.cipher_suite, s.group, s.alpn, s.server_name);
 }
 
+/*
+ * The verified client certificate as response headers, "" for none: the
+ * subject, and the first of its names (SPIFFE IDs are URI names).
+ */
+static void peer_headers(int fd, char *out, size_t size)
+{
+	struct ktls_hs_peer_info p;
+	socklen_t len = sizeof(p);
+	char *nl;
+
+	out[0] = '\0';
+	if (getsockopt(fd, SOL_TLS, KTLS_HS_PEER, &p, &len))
+		return;
+	nl = strchr(p.sans, '\n');
+	if (nl)
+		*nl = '\0';
+	snprintf(out, size, "X-Client-Subject: %.255s\r\nX-Client-SAN: %.700s\r\n",
+		 p.subject, p.sans);
+	if (verbose)
+		fprintf(stderr, "client: %s (issuer %s) %s\n", p.subject,
+			p.issuer, p.sans);
+}
+
 static void conn_close(int ep, struct conn *c)
 {
 	epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
@@ -192,6 +227,17 @@ static void conn_close(int ep, struct conn *c)
 
 static void respond_error(struct conn *c, int code, const char *text)
 {
+	if (code == 404 && client_auth.mode) {
+		/* Who asked, all the same. */
+		char peer[1024];
+
+		peer_headers(c->fd, peer, sizeof(peer));
+		c->hdr_len = snprintf(c->hdr, sizeof(c->hdr),
+				      "HTTP/1.1 %d %s\r\n%sContent-Length: 0\r\nConnection: close\r\n\r\n",
+				      code, text, peer);
+		c->size = 0;
+		return;
+	}
 	c->hdr_len = snprintf(c->hdr, sizeof(c->hdr),
 			      "HTTP/1.1 %d %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
 			      code, text);
@@ -201,7 +247,7 @@ static void respond_error(struct conn *c, int code, const char *text)
 /* Parse "GET /path HTTP/1.x" and open the file under the root. */
 static void handle_request(struct conn *c)
 {
-	char *path, *sp;
+	char *path, *sp, peer[1024] = "";
 	struct stat st;
 
 	if (strncmp(c->req, "GET /", 5))
@@ -217,9 +263,11 @@ static void handle_request(struct conn *c)
 	if (c->file < 0 || fstat(c->file, &st) || !S_ISREG(st.st_mode))
 		return respond_error(c, 404, "Not Found");
 	c->size = st.st_size;
+	if (client_auth.mode)
+		peer_headers(c->fd, peer, sizeof(peer));
 	c->hdr_len = snprintf(c->hdr, sizeof(c->hdr),
-			      "HTTP/1.1 200 OK\r\nContent-Length: %lld\r\nConnection: close\r\n\r\n",
-			      (long long)c->size);
+			      "HTTP/1.1 200 OK\r\n%sContent-Length: %lld\r\nConnection: close\r\n\r\n",
+			      peer, (long long)c->size);
 }
 
 /* Returns true when the connection is finished with. */
@@ -269,6 +317,9 @@ int main(int argc, char **argv)
 		{ "ems-optional", no_argument, NULL, 'E' },
 		{ "tickets", required_argument, NULL, 'T' },
 		{ "ticket-keys", required_argument, NULL, 'K' },
+		{ "client-ca", required_argument, NULL, 'C' },
+		{ "client-auth", required_argument, NULL, 'A' },
+		{ "ca-names", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{}
 	};
@@ -276,6 +327,7 @@ int main(int argc, char **argv)
 	int keys[KTLS_HS_IDENTITIES_MAX], nr_keys = 0;
 	const char *root = ".";
 	int port = 8443, lfd, ep, o, i, n;
+	const char *auth = NULL;
 	bool alpn = false;
 
 	static const char *const group_names[] = {
@@ -327,6 +379,15 @@ int main(int argc, char **argv)
 		case 'K':
 			ticket_keys = key_serial("ktls_tickets", optarg);
 			break;
+		case 'C':
+			client_auth.trust = key_serial("ktls_trust", optarg);
+			break;
+		case 'A':
+			auth = optarg;
+			break;
+		case 'N':
+			client_auth.flags |= KTLS_HS_CLIENT_AUTH_F_CA_NAMES;
+			break;
 		case 'p':
 			port = atoi(optarg);
 			break;
@@ -350,6 +411,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: %s --port N --root DIR --key SERIAL|DESC\n"
 				"\t[--groups G,..] [--suites S,..] [--versions 1.2,1.3]\n"
 				"\t[--ems-optional] [--tickets SECONDS] [--ticket-keys KEY]\n"
+				"\t[--client-ca KEY [--client-auth optional|required] [--ca-names]]\n"
 				"\t[--alpn] [--verbose]\n",
 				argv[0]);
 			return 2;
@@ -359,6 +421,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "--key is required\n");
 		return 2;
 	}
+	if (auth && strcmp(auth, "none") && strcmp(auth, "optional") &&
+	    strcmp(auth, "required")) {
+		fprintf(stderr, "--client-auth: none, optional or required\n");
+		return 2;
+	}
+	if (client_auth.trust && !(auth && !strcmp(auth, "none"))) {
+		client_auth.mode = auth && !strcmp(auth, "optional") ?
+				   KTLS_HS_CLIENT_AUTH_OPTIONAL :
+				   KTLS_HS_CLIENT_AUTH_REQUIRED;
+	} else if ((auth && strcmp(auth, "none")) || client_auth.flags) {
+		fprintf(stderr, "--client-auth and --ca-names need --client-ca\n");
+		return 2;
+	}
+	if (!client_auth.mode)
+		client_auth.trust = 0;
 	signal(SIGPIPE, SIG_IGN);
 	root_fd = open(root, O_RDONLY | O_DIRECTORY);
 	if (root_fd < 0)

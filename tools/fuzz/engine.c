@@ -7,17 +7,22 @@
  * the pass-through kind of passthrough.c, so a recorded conversation
  * (seeds.c) replays to the end and its mutations reach every state:
  * HelloRetryRequest, resumption from a ticket in either version, the
- * hand-back to userspace, the client's Finished and the final keys.
+ * hand-back to userspace, client certificates (verified against the
+ * verifier's test root), the client's Finished and the final keys.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 
 #include <ktls_hs/identity.h>
 #include <ktls_hs/kdf.h>
 #include <ktls_hs/p256.h>
+#include <ktls_hs/trust.h>
 
 #include "hs/ticket_priv.h"
+#include "../../net/identity/tests/verify_vectors.h"
 #include "engine.h"
 #include "fuzz.h"
 
@@ -30,6 +35,24 @@ struct fuzz_identity {
 
 static struct fuzz_identity fuzz_ids[2];
 static struct ktls_hs_ticket_keys fuzz_ticket_keys;
+static struct ktls_trust *fuzz_trust;
+static struct ktls_peer_cert fuzz_peer;
+
+/* The store the verifier's tests use: their root, for client certificates. */
+static struct ktls_trust *fuzz_trust_store(void)
+{
+	const char *why;
+
+	if (fuzz_trust)
+		return fuzz_trust;
+	fuzz_trust = ktls_trust_parse((const u8 *)vec_root_pem,
+				      strlen(vec_root_pem), &why);
+	if (IS_ERR(fuzz_trust)) {
+		fprintf(stderr, "fuzz-engine: store refused: %s\n", why);
+		abort();
+	}
+	return fuzz_trust;
+}
 
 /*
  * The engine sends certificates without reading them: the chain is
@@ -98,6 +121,13 @@ static void fuzz_config(struct ktls_hs_config *cfg, const uint8_t b[2])
 	cfg->ems_optional = b[0] & FUZZ_CFG_EMS_OPTIONAL;
 	cfg->sni_policy = (b[0] >> FUZZ_CFG_SNI_SHIFT) % 3;
 
+	if (b[1] & FUZZ_CFG_CLIENT_AUTH) {
+		cfg->trust = fuzz_trust_store();
+		cfg->client_auth = b[1] & FUZZ_CFG_AUTH_OPTIONAL ?
+				   KTLS_HS_CLIENT_AUTH_OPTIONAL :
+				   KTLS_HS_CLIENT_AUTH_REQUIRED;
+		cfg->ca_names = b[0] & FUZZ_CFG_ALPN;
+	}
 	/*
 	 * A listener's default groups, the hybrids included: a curve taken
 	 * away takes its hybrid along.
@@ -144,6 +174,8 @@ int fuzz_engine_init(struct fuzz_engine *fe, const uint8_t cfg[FUZZ_CFG_LEN])
 	fe->hs = ktls_hs_init(fe->mem, size, &fe->cfg);
 	if (!fe->hs)
 		abort();
+	if (fe->cfg.trust)
+		ktls_hs_set_peer(fe->hs, &fuzz_peer);
 	return 0;
 }
 
@@ -196,6 +228,12 @@ void fuzz_engine_end(struct fuzz_engine *fe)
 			abort();
 		if (!memchr(s->alpn, 0, sizeof(s->alpn)) ||
 		    !memchr(s->sni, 0, sizeof(s->sni)))
+			abort();
+		/* A required certificate verified, or no handshake. */
+		if (fe->cfg.client_auth == KTLS_HS_CLIENT_AUTH_REQUIRED &&
+		    !s->resumed && !s->peer_verified)
+			abort();
+		if (s->peer_verified && !fe->cfg.trust)
 			abort();
 		break;
 	default:

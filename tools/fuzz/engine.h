@@ -29,6 +29,9 @@
 #define FUZZ_CFG_NO_AES256	0x08
 #define FUZZ_CFG_NO_CHACHA	0x10
 #define FUZZ_CFG_TWO_IDS	0x20	/* b.example beside a.example */
+/* Ask for client certificates (the verifier's test root); optional ones. */
+#define FUZZ_CFG_CLIENT_AUTH	0x40
+#define FUZZ_CFG_AUTH_OPTIONAL	0x80
 
 struct fuzz_engine {
 	struct ktls_hs_config cfg;

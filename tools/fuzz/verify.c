@@ -25,18 +25,6 @@
 
 static struct ktls_trust *fuzz_trust;
 
-/* What trust_store.c frees on its error path. */
-void ktls_trust_put(struct ktls_trust *t)
-{
-	if (!t || !refcount_dec_and_test(&t->ref))
-		return;
-	free(t->anchors);
-	free(t->ders);
-	free(t->deny);
-	free(t->pem);
-	free(t);
-}
-
 static void fuzz_setup(void)
 {
 	const char *why;

@@ -47,6 +47,7 @@ static void help(FILE *f)
 	      "                [--tickets SECONDS] [--ticket-keys NAME]\n"
 	      "                [--versions 1.2,1.3] [--groups GROUP[,GROUP...]]\n"
 	      "                [--handshake-timeout MS] [--replace] [--wait SECONDS]\n"
+	      "                [--client-ca NAME [--client-auth optional|required]]\n"
 	      "\n"
 	      "Arm the TCP listeners process PID holds on PORT (or its descriptor FD):\n"
 	      "from then on its accept() returns sockets whose TLS handshake the\n"
@@ -61,6 +62,9 @@ static void help(FILE *f)
 	      "--wait retries for SECONDS until PID listens (ExecStartPost=).\n"
 	      "--ticket-keys seals tickets with the ticket keys NAME ('ktls tickets')\n"
 	      "instead of the kernel's own: every machine with them resumes them.\n"
+	      "--client-ca asks clients for a certificate and verifies it against the\n"
+	      "trust store NAME ('ktls trust'): required, or optional with\n"
+	      "--client-auth optional (TLS 1.3 clients only).\n"
 	      "Needs ptrace rights over PID (pidfd_getfd): root, or CAP_SYS_PTRACE.\n", f);
 }
 
@@ -89,6 +93,8 @@ static int parse(struct arm_args *a, int argc, char **argv)
 		{ "versions", required_argument, NULL, 'V' },
 		{ "groups", required_argument, NULL, 'G' },
 		{ "handshake-timeout", required_argument, NULL, 'T' },
+		{ "client-ca", required_argument, NULL, 'C' },
+		{ "client-auth", required_argument, NULL, 'A' },
 		{ "replace", no_argument, NULL, 'R' },
 		{ "wait", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },

@@ -56,6 +56,10 @@ struct ktls_settings {
 	__u32 ticket_lifetime;
 	char ticket_keys[KTLS_NAME_MAX + 1];	/* --ticket-keys, "" if none */
 	__s32 ticket_serial;	/* its serial, once resolved */
+	char client_ca[KTLS_NAME_MAX + 1];	/* --client-ca, "" if none */
+	__s32 client_ca_serial;	/* its serial, once resolved */
+	__u32 client_auth;	/* KTLS_HS_CLIENT_AUTH_* */
+	bool client_auth_given;	/* --client-auth, else from --client-ca */
 	unsigned short port;	/* names the ticket key group */
 };
 

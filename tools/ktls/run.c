@@ -38,6 +38,7 @@ static void help(FILE *f)
 	      "                [--ticket-keys NAME] [--versions 1.2,1.3]\n"
 	      "                [--groups GROUP[,GROUP...]]\n"
 	      "                [--handshake-timeout MS]\n"
+	      "                [--client-ca NAME [--client-auth optional|required]]\n"
 	      "                -- COMMAND [ARGS...]\n"
 	      "\n"
 	      "Run COMMAND with every TCP listener it opens on PORT armed as it calls\n"
@@ -47,7 +48,10 @@ static void help(FILE *f)
 	      "listen(): use 'ktls arm --pid' for those.  Exits as COMMAND does;\n"
 	      "SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 are passed on to it.\n"
 	      "--ticket-keys seals tickets with the ticket keys NAME ('ktls tickets')\n"
-	      "instead of the kernel's own: every machine with them resumes them.\n", f);
+	      "instead of the kernel's own: every machine with them resumes them.\n"
+	      "--client-ca asks clients for a certificate and verifies it against the\n"
+	      "trust store NAME ('ktls trust'): required, or optional with\n"
+	      "--client-auth optional (TLS 1.3 clients only).\n", f);
 }
 
 /* ktls_preload.so beside the binary (the build tree), else installed. */
@@ -138,6 +142,8 @@ static int parse(int argc, char **argv, struct ktls_settings *s,
 		{ "versions", required_argument, NULL, 'V' },
 		{ "groups", required_argument, NULL, 'G' },
 		{ "handshake-timeout", required_argument, NULL, 'T' },
+		{ "client-ca", required_argument, NULL, 'C' },
+		{ "client-auth", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};

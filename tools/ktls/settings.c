@@ -2,7 +2,7 @@
 /*
  * What an armed listener gets, for arm and run alike: the options that
  * set it (--identity, --alpn, --tickets, --ticket-keys, --versions, --groups,
- * --handshake-timeout),
+ * --handshake-timeout, --client-ca, --client-auth),
  * the setsockopt calls that apply it, and a dry run on a throwaway
  * listener of our own that lets the kernel judge every value before any
  * server's socket is touched.
@@ -133,10 +133,29 @@ static int parse_groups(struct ktls_settings *s, const char *arg)
 	return rc;
 }
 
+static int parse_client_auth(struct ktls_settings *s, const char *arg)
+{
+	static const char *const modes[] = {
+		[KTLS_HS_CLIENT_AUTH_NONE] = "none",
+		[KTLS_HS_CLIENT_AUTH_OPTIONAL] = "optional",
+		[KTLS_HS_CLIENT_AUTH_REQUIRED] = "required",
+	};
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(modes); i++)
+		if (!strcmp(arg, modes[i])) {
+			s->client_auth = i;
+			s->client_auth_given = true;
+			return 0;
+		}
+	return ktls_err(KTLS_EXIT_USAGE,
+			"--client-auth: none, optional or required, not '%s'", arg);
+}
+
 /*
  * One option of arm or run: 'i' --identity, 'a' --alpn, 't' --tickets,
- * 'K' --ticket-keys, 'V' --versions, 'G' --groups, 'T' --handshake-timeout.
- * 0, or the exit code.
+ * 'K' --ticket-keys, 'V' --versions, 'G' --groups, 'T' --handshake-timeout,
+ * 'C' --client-ca, 'A' --client-auth.  0, or the exit code.
  */
 int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg)
 {
@@ -169,6 +188,14 @@ int ktls_settings_parse(struct ktls_settings *s, int opt, const char *arg)
 					"--handshake-timeout: milliseconds, 1 to 600000");
 		s->timeout_ms = v;
 		return 0;
+	case 'C':
+		if (!*arg || strlen(arg) > KTLS_NAME_MAX)
+			return ktls_err(KTLS_EXIT_USAGE, "--client-ca: a name of 1 to %d bytes",
+					KTLS_NAME_MAX);
+		snprintf(s->client_ca, sizeof(s->client_ca), "%s", arg);
+		return 0;
+	case 'A':
+		return parse_client_auth(s, arg);
 	}
 	return KTLS_EXIT_USAGE;
 }
@@ -205,6 +232,28 @@ int ktls_settings_resolve(struct ktls_settings *s)
 			return ktls_err(ktls_errno_code(-serial), "ticket keys %s: %s",
 					s->ticket_keys, strerror(-serial));
 		s->ticket_serial = serial;
+	}
+	/* A trust store asks for certificates: required unless told. */
+	if (*s->client_ca &&
+	    !(s->client_auth_given && s->client_auth == KTLS_HS_CLIENT_AUTH_NONE)) {
+		serial = ktls_key_find(KTLS_TRUST_TYPE, s->client_ca);
+		if (serial == -ENOKEY)
+			return ktls_err(KTLS_EXIT_NOTFOUND,
+					"unknown trust store '%s' ('ktls trust list' shows them)",
+					s->client_ca);
+		if (serial < 0)
+			return ktls_err(ktls_errno_code(-serial), "trust store %s: %s",
+					s->client_ca, strerror(-serial));
+		s->client_ca_serial = serial;
+		if (!s->client_auth_given)
+			s->client_auth = KTLS_HS_CLIENT_AUTH_REQUIRED;
+	} else if (s->client_auth != KTLS_HS_CLIENT_AUTH_NONE) {
+		return ktls_err(KTLS_EXIT_USAGE,
+				"--client-auth %s needs --client-ca NAME",
+				s->client_auth == KTLS_HS_CLIENT_AUTH_OPTIONAL ?
+				"optional" : "required");
+	} else {
+		s->client_auth = KTLS_HS_CLIENT_AUTH_NONE;
 	}
 	if (!s->versions)
 		s->versions = KTLS_HS_VERSION_TLS12 | KTLS_HS_VERSION_TLS13;
@@ -259,6 +308,10 @@ int ktls_settings_apply(int fd, const struct ktls_settings *s, bool fresh)
 		/* SO_REUSEPORT siblings resume each other's sessions. */
 		.key_group = s->ticket_lifetime ? s->port : 0,
 	};
+	struct ktls_hs_client_auth auth = {
+		.mode = s->client_auth,
+		.trust = s->client_auth ? s->client_ca_serial : 0,
+	};
 	const char *tickets_what = "--tickets";
 	__s32 cur[KTLS_HS_IDENTITIES_MAX];
 	socklen_t len = sizeof(cur);
@@ -297,6 +350,16 @@ int ktls_settings_apply(int fd, const struct ktls_settings *s, bool fresh)
 	if (!err)
 		err = set(fd, SOL_TLS, KTLS_HS_TICKETS, &t, sizeof(t),
 			  tickets_what);
+	/*
+	 * Set when asked for, and on an update (to take it away again); a
+	 * kernel without client certificates cannot have it set to undo.
+	 */
+	if (!err && (auth.mode || !fresh)) {
+		err = set(fd, SOL_TLS, KTLS_HS_CLIENT_AUTH, &auth, sizeof(auth),
+			  "--client-ca");
+		if (err == -ENOPROTOOPT && !auth.mode)
+			err = 0;
+	}
 	for (i = 0; !err && i < s->nr_ids; i++)
 		if (!has_serial(cur, n, s->serials[i]))
 			err = set(fd, SOL_TLS, KTLS_HS_IDENTITY, &s->serials[i],
@@ -373,6 +436,21 @@ int ktls_settings_err(int err, const char *where)
 			break;
 		case EINVAL:
 			why = "not a ktls_tickets key, or a kernel without them";
+			break;
+		case EKEYREVOKED:
+			why = "its key was revoked";
+			break;
+		}
+	} else if (!strcmp(what, "--client-ca")) {
+		switch (-err) {
+		case EACCES:
+			why = "not permitted to search its key";
+			break;
+		case EINVAL:
+			why = "not a ktls_trust key";
+			break;
+		case ENOPROTOOPT:
+			why = "the kernel's ktls_hs has no client certificates";
 			break;
 		case EKEYREVOKED:
 			why = "its key was revoked";
