@@ -295,8 +295,10 @@ TEST_F(armed, not_for_listeners)
 	/* Read-only options. */
 	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_STATS, &session, 4), -1);
 	EXPECT_EQ(errno, ENOPROTOOPT);
+	EXPECT_EQ(setsockopt(self->lfd, SOL_TLS, KTLS_HS_PEER, &session, 4), -1);
+	EXPECT_EQ(errno, ENOPROTOOPT);
 	/* Upstream's unknown-option errno past our range. */
-	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_SNI_POLICY + 1, 1), -1);
+	EXPECT_EQ(set_u32(self->lfd, KTLS_HS_PEER + 1, 1), -1);
 	EXPECT_EQ(errno, ENOPROTOOPT);
 }
 

@@ -122,3 +122,109 @@ hs_make_www() {
 		head -c $((16 << 20)) /dev/urandom > "$1/www/16m" &&
 		echo "hello from the kernel" > "$1/www/hello"
 }
+
+# hs_make_client_pki DIR: client certificates for the mutual-TLS tests,
+# made with `openssl ca` in DIR/pki (fixed dates, so that expired and
+# not-yet-valid ones can be had): root.pem (the CA a trust store holds),
+# int1.pem under it, and NAME.pem with NAME.key for each client:
+#   leaf1     under root: clientAuth, DNS, URI (a SPIFFE ID) and email names
+#   leaf2     under int1 (NAME.chain.pem: leaf then int1)
+#   unknown   under other.pem, a root no store holds
+#   expired   valid 2022 .. 2023; future: valid 2040 .. 2041
+#   noca      under noca_int, an intermediate with CA:FALSE
+#   server    extendedKeyUsage serverAuth only
+#   long      under five intermediates (long.chain.pem), one past the limit
+#   rsa       an RSA key under root
+hs_make_client_pki() {
+	local d=$1/pki i prev
+	mkdir -p "$d/new" && : > "$d/index.txt" && echo 1000 > "$d/serial" || return 1
+	cat > "$d/ca.cnf" <<'EOF'
+[ca]
+default_ca = ca_default
+[ca_default]
+dir = .
+database = index.txt
+new_certs_dir = new
+serial = serial
+default_md = sha256
+policy = policy_any
+unique_subject = no
+copy_extensions = none
+email_in_dn = no
+[policy_any]
+commonName = supplied
+organizationName = optional
+[req]
+distinguished_name = dn
+[dn]
+[v3_ca]
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+[v3_noca]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, keyCertSign, digitalSignature
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+[v3_client]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = clientAuth
+authorityKeyIdentifier = keyid
+subjectAltName = DNS:client.example.test, URI:spiffe://example.test/ns/default/sa/client, email:client@example.test
+[v3_server]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+authorityKeyIdentifier = keyid
+EOF
+	(
+		cd "$d" || exit 1
+		exec 2>>openssl.log
+		key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$1.key"; }
+		csr() { openssl req -new -config ca.cnf -key "$1.key" -subj "$2" -out "$1.csr"; }
+		# cert NAME SUBJECT ISSUER EXT [START END]
+		cert() {
+			key "$1" && csr "$1" "$2" &&
+			openssl ca -batch -config ca.cnf -notext -in "$1.csr" -out "$1.pem" \
+				-cert "$3.pem" -keyfile "$3.key" -extensions "$4" \
+				-startdate "${5:-20250101000000Z}" -enddate "${6:-20500101000000Z}"
+		}
+		root() {
+			key "$1" && csr "$1" "$2" &&
+			openssl ca -batch -config ca.cnf -notext -selfsign -in "$1.csr" \
+				-out "$1.pem" -keyfile "$1.key" -extensions v3_ca \
+				-startdate 20240101000000Z -enddate 20540101000000Z
+		}
+		root root "/CN=ktls-hs client CA/O=ktls-hs" &&
+		root other "/CN=ktls-hs other CA/O=ktls-hs" &&
+		cert int1 "/CN=ktls-hs client int1/O=ktls-hs" root v3_ca &&
+		cert leaf1 "/CN=client one/O=ktls-hs" root v3_client &&
+		cert leaf2 "/CN=client two/O=ktls-hs" int1 v3_client &&
+		cat leaf2.pem int1.pem > leaf2.chain.pem &&
+		cert unknown "/CN=client one/O=ktls-hs" other v3_client &&
+		cert expired "/CN=client expired/O=ktls-hs" root v3_client \
+			20220101000000Z 20230101000000Z &&
+		cert future "/CN=client future/O=ktls-hs" root v3_client \
+			20400101000000Z 20410101000000Z &&
+		cert noca_int "/CN=ktls-hs not a CA/O=ktls-hs" root v3_noca &&
+		cert noca "/CN=client under a non-CA/O=ktls-hs" noca_int v3_client &&
+		cert server "/CN=server only/O=ktls-hs" root v3_server || exit 1
+		prev=root
+		: > long.chain.tail
+		for i in 1 2 3 4 5; do
+			cert "long_int$i" "/CN=ktls-hs long $i/O=ktls-hs" "$prev" v3_ca || exit 1
+			cat "long_int$i.pem" long.chain.tail > long.chain.tmp
+			mv long.chain.tmp long.chain.tail
+			prev=long_int$i
+		done
+		cert long "/CN=client long/O=ktls-hs" "$prev" v3_client &&
+		cat long.pem long.chain.tail > long.chain.pem &&
+		openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out rsa.key &&
+		csr rsa "/CN=client rsa/O=ktls-hs" &&
+		openssl ca -batch -config ca.cnf -notext -in rsa.csr -out rsa.pem \
+			-cert root.pem -keyfile root.key -extensions v3_client \
+			-startdate 20250101000000Z -enddate 20500101000000Z
+	)
+}
