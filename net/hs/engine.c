@@ -115,7 +115,7 @@ static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
  */
 static size_t ktls_hs_verify_room(const struct ktls_hs_config *cfg)
 {
-	return cfg->trust ? KTLS_VERIFY_SCRATCH_SIZE : 0;
+	return cfg->trust ? KTLS_HS_AUTH_ROOM : 0;
 }
 
 static bool ktls_hs_config_ok(const struct ktls_hs_config *cfg)
@@ -392,8 +392,18 @@ static const struct ktls_hs_step {
 	[KTLS_HS_WAIT_CERT_VERIFY] = { KTLS_HS_CERTIFICATE_VERIFY, true,
 				       ktls_hs13_wait_certificate_verify },
 	[KTLS_HS_WAIT_FINISHED]	= { KTLS_HS_FINISHED, false, ktls_hs13_wait_finished },
+	/*
+	 * In TLS 1.2 the client's Certificate, ClientKeyExchange and
+	 * CertificateVerify come together, its ChangeCipherSpec after
+	 * them; a ClientKeyExchange with no certificate before it ends the
+	 * record (ktls_hs_rx_expect()).
+	 */
+	[KTLS_HS12_WAIT_CERT]	= { KTLS_HS_CERTIFICATE, true,
+				    ktls_hs12_wait_certificate },
 	[KTLS_HS12_WAIT_CKE]	= { KTLS_HS_CLIENT_KEY_EXCHANGE, false,
 				    ktls_hs12_wait_client_key_exchange },
+	[KTLS_HS12_WAIT_CERT_VERIFY] = { KTLS_HS_CERTIFICATE_VERIFY, false,
+					 ktls_hs12_wait_certificate_verify },
 	[KTLS_HS12_WAIT_FINISHED] = { KTLS_HS_FINISHED, false, ktls_hs12_wait_finished },
 	[KTLS_HS12_WAIT_RESUMED] = { KTLS_HS_FINISHED, false, ktls_hs12_wait_resumed },
 };
@@ -411,7 +421,8 @@ static int ktls_hs_step(struct ktls_hs *hs, const u8 *msg, size_t len)
 static void ktls_hs_rx_expect(struct ktls_hs *hs)
 {
 	hs->rx.expect = ktls_hs_steps[hs->state].type;
-	hs->rx.more = ktls_hs_steps[hs->state].more;
+	hs->rx.more = ktls_hs_steps[hs->state].more ||
+		      (hs->state == KTLS_HS12_WAIT_CKE && hs->tls12.client_cert);
 }
 
 /* ---------------------------------------------------------------- API */

@@ -210,14 +210,9 @@ bool ktls_hs_version_enabled(const struct ktls_hs_config *cfg, u16 version)
 	if (version == KTLS_VERSION_TLS13)
 		return (cfg->versions & KTLS_HS_VERSION_TLS13) &&
 		       (cfg->suites & KTLS_HS_SUITES_TLS13);
-	/*
-	 * Client certificates are asked for in TLS 1.3 only: a TLS 1.2
-	 * client of a listener that wants one is refused, never let
-	 * through unverified.
-	 */
 	if (version == KTLS_VERSION_TLS12)
 		return (cfg->versions & KTLS_HS_VERSION_TLS12) &&
-		       (cfg->suites & KTLS_HS_SUITES_TLS12) && !cfg->trust;
+		       (cfg->suites & KTLS_HS_SUITES_TLS12);
 	return false;
 }
 

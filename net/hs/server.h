@@ -14,6 +14,7 @@
 
 #include <ktls_hs/kdf.h>
 #include <ktls_hs/p256.h>
+#include <ktls_hs/trust.h>
 
 #include "codec.h"
 #include "engine.h"
@@ -30,7 +31,9 @@ enum ktls_hs_state {
 	KTLS_HS_WAIT_CERT,	/* after our CertificateRequest */
 	KTLS_HS_WAIT_CERT_VERIFY, /* after a client certificate */
 	KTLS_HS_WAIT_FINISHED,
+	KTLS_HS12_WAIT_CERT,	/* TLS 1.2: after a CertificateRequest */
 	KTLS_HS12_WAIT_CKE,	/* TLS 1.2: after ServerHelloDone */
+	KTLS_HS12_WAIT_CERT_VERIFY, /* TLS 1.2: a client certificate came */
 	KTLS_HS12_WAIT_FINISHED, /* TLS 1.2: after ClientKeyExchange */
 	KTLS_HS12_WAIT_RESUMED,	/* TLS 1.2: after our Finished, resuming */
 	KTLS_HS_STATE_DONE,
@@ -47,6 +50,12 @@ enum ktls_hs_state {
  * @server_random:
  * @ems:	the extended master secret is used (RFC 7627)
  * @ticket:	a NewSessionTicket goes out before our ChangeCipherSpec
+ * @client_cert: the client sent a certificate, whose CertificateVerify
+ *		comes after its ClientKeyExchange
+ * @cv_hash:	with a CertificateRequest and a SHA-384 suite: SHA-256 of
+ *		the messages, which the client's ecdsa_secp256r1_sha256
+ *		CertificateVerify signs (RFC 5246 7.4.8), until it came; in
+ *		the engine's client-authentication room (ktls_hs12_cv_mem())
  */
 struct ktls_hs12_state {
 	const struct ktls_hs12_suite *suite;
@@ -56,6 +65,8 @@ struct ktls_hs12_state {
 	u8 server_random[KTLS_HS_RANDOM_LEN];
 	bool ems;
 	bool ticket;
+	bool client_cert;
+	struct ktls_transcript *cv_hash;
 };
 
 /**
@@ -87,8 +98,9 @@ struct ktls_hs12_state {
  *		handshake secrets are derived
  * @peer:	where a verified client certificate is described (the
  *		glue's), NULL when none was asked for
- * @verify_scratch: the chain verifier's memory, KTLS_VERIFY_SCRATCH_SIZE
- *		bytes at the start of @out, with a trust store; else NULL
+ * @verify_scratch: the start of @out, with a trust store: the chain
+ *		verifier's memory, KTLS_VERIFY_SCRATCH_SIZE bytes, then a
+ *		TLS 1.2 transcript (KTLS_HS_AUTH_ROOM in all); else NULL
  * @session:	what was negotiated
  * @keys:	the application traffic keys, once done (in TLS 1.2, once
  *		the ClientKeyExchange is in)
@@ -132,6 +144,20 @@ struct ktls_hs {
 
 /* The glue's memory comes from kmalloc. */
 static_assert(__alignof__(struct ktls_hs) <= ARCH_KMALLOC_MINALIGN);
+
+/*
+ * What a handshake that may authenticate its client has in front of its
+ * output buffer: the verifier's memory, then room for the SHA-256 of a
+ * TLS 1.2 client's CertificateVerify (kept out of struct ktls_hs, which
+ * every handshake pays for).
+ */
+#define KTLS_HS_AUTH_ROOM	(KTLS_VERIFY_SCRATCH_SIZE + \
+				 sizeof(struct ktls_transcript))
+
+static inline struct ktls_transcript *ktls_hs12_cv_mem(struct ktls_hs *hs)
+{
+	return hs->verify_scratch + KTLS_VERIFY_SCRATCH_SIZE;
+}
 
 /*
  * engine.c: what the core gives both state machines.  Wipe all but the

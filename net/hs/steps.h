@@ -40,7 +40,9 @@ ktls_hs_out_len_fn ktls_hs13_out_len;
 
 /* tls12_server.c */
 ktls_hs_hello_fn ktls_hs12_client_hello;
+ktls_hs_step_fn ktls_hs12_wait_certificate;	/* after CertificateRequest */
 ktls_hs_step_fn ktls_hs12_wait_client_key_exchange;
+ktls_hs_step_fn ktls_hs12_wait_certificate_verify;
 ktls_hs_step_fn ktls_hs12_wait_finished;
 ktls_hs_step_fn ktls_hs12_wait_resumed;	/* a session resumed */
 ktls_hs_out_len_fn ktls_hs12_out_len;

@@ -5,7 +5,8 @@
  * master secret (RFC 7627) and the renegotiation indication of RFC 5746.
  * The core (engine.c) hands over a ClientHello whose version negotiated
  * to 1.2 and dispatches the client's later messages to the states here,
- * KTLS_HS12_WAIT_CKE, KTLS_HS12_WAIT_FINISHED and KTLS_HS12_WAIT_RESUMED;
+ * KTLS_HS12_WAIT_CERT, KTLS_HS12_WAIT_CKE, KTLS_HS12_WAIT_CERT_VERIFY,
+ * KTLS_HS12_WAIT_FINISHED and KTLS_HS12_WAIT_RESUMED;
  * engine.c draws the transitions of both versions.
  *
  * Sessions resume from session tickets only (RFC 5077, tls12_ticket.c),
@@ -286,12 +287,27 @@ static int ktls_hs12_add_key_exchange(struct ktls_hs *hs, struct ktls_hs_buf *b)
 						   der, err);
 }
 
+/*
+ * Into the transcript, and into the SHA-256 of the messages a client's
+ * CertificateVerify signs where the suite's hash is another, until the
+ * CertificateVerify came.
+ */
+static int ktls_hs12_hash(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	int err;
+
+	err = ktls_transcript_update(&hs->transcript, msg, len);
+	if (!err && hs->tls12.cv_hash)
+		err = ktls_transcript_update(hs->tls12.cv_hash, msg, len);
+	return err;
+}
+
 /* Messages staged in @b: into the transcript, then into records. */
 static int ktls_hs12_send(struct ktls_hs *hs, const struct ktls_hs_buf *b)
 {
 	int err;
 
-	err = ktls_transcript_update(&hs->transcript, b->data, b->len);
+	err = ktls_hs12_hash(hs, b->data, b->len);
 	if (!err)
 		err = ktls_hs_tx_commit(&hs->tx, b, KTLS_TYPE_HANDSHAKE);
 	return err;
@@ -308,7 +324,10 @@ static void ktls_hs12_server_random(struct ktls_hs *hs)
 		       ktls_hs12_downgrade, sizeof(ktls_hs12_downgrade));
 }
 
-/* ServerHello, Certificate, ServerKeyExchange, ServerHelloDone: one flight. */
+/*
+ * ServerHello, Certificate, ServerKeyExchange, CertificateRequest (if the
+ * listener asks for client certificates), ServerHelloDone: one flight.
+ */
 static int ktls_hs12_send_flight(struct ktls_hs *hs,
 				 const struct ktls_hs12_choice *c)
 {
@@ -323,6 +342,8 @@ static int ktls_hs12_send_flight(struct ktls_hs *hs,
 		err = ktls_hs_add_certificate(hs, &b, false);
 	if (!err)
 		err = ktls_hs12_add_key_exchange(hs, &b);
+	if (!err && hs->cfg->trust)
+		err = ktls_hs_add_cert_request(hs, &b, false);
 	if (!err)
 		err = ktls_hs12_build_server_hello_done(&b);
 	if (!err)
@@ -359,14 +380,21 @@ int ktls_hs12_client_hello(struct ktls_hs *hs,
 	ktls_hs12_accept(hs, ch, &c);
 	c.exts.record_limit = hs->record_limit;
 	err = ktls_transcript_init(&hs->transcript, c.suite->hash);
+	/* The client's CertificateVerify signs with SHA-256 whatever the suite. */
+	if (!err && hs->cfg->trust && !r.suite &&
+	    c.suite->hash != KTLS_HASH_SHA256) {
+		hs->tls12.cv_hash = ktls_hs12_cv_mem(hs);
+		err = ktls_transcript_init(hs->tls12.cv_hash, KTLS_HASH_SHA256);
+	}
 	if (!err)
-		err = ktls_transcript_update(&hs->transcript, msg, len);
+		err = ktls_hs12_hash(hs, msg, len);
 	if (!err && r.suite)
 		err = ktls_hs12_resume(hs, ch, &c, &r);
 	else if (!err)
 		err = ktls_hs12_send_flight(hs, &c);
 	if (!err && !r.suite)
-		hs->state = KTLS_HS12_WAIT_CKE;
+		hs->state = hs->cfg->trust ? KTLS_HS12_WAIT_CERT :
+					     KTLS_HS12_WAIT_CKE;
 	memzero_explicit(&r, sizeof(r));
 	return err;
 }
@@ -478,7 +506,7 @@ int ktls_hs12_wait_client_key_exchange(struct ktls_hs *hs, const u8 *msg,
 	memzero_explicit(hs->tls12.priv, sizeof(hs->tls12.priv));
 	if (err)
 		goto out;
-	err = ktls_transcript_update(&hs->transcript, msg, len);
+	err = ktls_hs12_hash(hs, msg, len);
 	if (err)
 		goto out;
 	/* RFC 7627 4: session_hash is the transcript through this message. */
@@ -502,12 +530,65 @@ int ktls_hs12_wait_client_key_exchange(struct ktls_hs *hs, const u8 *msg,
 					    hs->tls12.client_random,
 					    hs->tls12.server_random,
 					    &hs->keys.tx, &hs->keys.rx);
+	/*
+	 * The client's keys take over with its ChangeCipherSpec, after its
+	 * CertificateVerify if it sent a certificate.
+	 */
+	if (!err && hs->tls12.client_cert) {
+		hs->state = KTLS_HS12_WAIT_CERT_VERIFY;
+	} else {
+		if (!err)
+			err = ktls_hs12_arm(hs, &hs->keys.rx, false);
+		if (!err)
+			hs->state = KTLS_HS12_WAIT_FINISHED;
+	}
+out:
+	memzero_explicit(pms, sizeof(pms));
+	return err;
+}
+
+/*
+ * RFC 5246 7.4.6: the client's Certificate, in answer to our request; an
+ * empty one goes on without a CertificateVerify where the policy lets it.
+ */
+int ktls_hs12_wait_certificate(struct ktls_hs *hs, const u8 *msg, size_t len)
+{
+	int err;
+
+	err = ktls_hs_take_client_cert(hs, msg, len, false,
+				       &hs->tls12.client_cert);
+	if (!err)
+		err = ktls_hs12_hash(hs, msg, len);
+	if (!err)
+		hs->state = KTLS_HS12_WAIT_CKE;
+	return err;
+}
+
+/*
+ * RFC 5246 7.4.8: the client's signature, ecdsa_secp256r1_sha256, over
+ * every handshake message before this one; then its keys are armed.
+ */
+int ktls_hs12_wait_certificate_verify(struct ktls_hs *hs, const u8 *msg,
+				      size_t len)
+{
+	const struct ktls_transcript *t = &hs->transcript;
+	u8 digest[32];
+	int err;
+
+	if (hs->tls12.cv_hash)
+		t = hs->tls12.cv_hash;
+	err = ktls_transcript_digest(t, digest, sizeof(digest));
+	if (!err)
+		err = ktls_hs_check_client_cert_verify(hs, msg, len, digest);
+	if (hs->tls12.cv_hash)
+		ktls_transcript_wipe(hs->tls12.cv_hash);
+	hs->tls12.cv_hash = NULL;
+	if (!err)
+		err = ktls_transcript_update(&hs->transcript, msg, len);
 	if (!err)
 		err = ktls_hs12_arm(hs, &hs->keys.rx, false);
 	if (!err)
 		hs->state = KTLS_HS12_WAIT_FINISHED;
-out:
-	memzero_explicit(pms, sizeof(pms));
 	return err;
 }
 

@@ -64,7 +64,7 @@ static void help(FILE *f)
 	      "instead of the kernel's own: every machine with them resumes them.\n"
 	      "--client-ca asks clients for a certificate and verifies it against the\n"
 	      "trust store NAME ('ktls trust'): required, or optional with\n"
-	      "--client-auth optional (TLS 1.3 clients only).\n"
+	      "--client-auth optional.\n"
 	      "Needs ptrace rights over PID (pidfd_getfd): root, or CAP_SYS_PTRACE.\n", f);
 }
 

@@ -51,7 +51,7 @@ static void help(FILE *f)
 	      "instead of the kernel's own: every machine with them resumes them.\n"
 	      "--client-ca asks clients for a certificate and verifies it against the\n"
 	      "trust store NAME ('ktls trust'): required, or optional with\n"
-	      "--client-auth optional (TLS 1.3 clients only).\n", f);
+	      "--client-auth optional.\n", f);
 }
 
 /* ktls_preload.so beside the binary (the build tree), else installed. */

@@ -214,7 +214,10 @@ struct ktls_hs_client_auth {
 #define KTLS_HS_CLIENT_AUTH_NONE	0	/* no CertificateRequest (default) */
 /* Ask; a client without a certificate goes through unauthenticated. */
 #define KTLS_HS_CLIENT_AUTH_OPTIONAL	1
-/* Ask; a client without one gets certificate_required (TLS 1.3). */
+/*
+ * Ask; a client without one gets certificate_required (in TLS 1.2
+ * handshake_failure).
+ */
 #define KTLS_HS_CLIENT_AUTH_REQUIRED	2
 
 /*
