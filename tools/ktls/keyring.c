@@ -195,15 +195,20 @@ __s32 ktls_identity_find(const char *name)
 	return ktls_key_find(KTLS_KEY_TYPE, name);
 }
 
-/* The name of identity @serial, or "#serial" for a key we cannot see. */
-const char *ktls_identity_name(__s32 serial, char *buf, size_t len)
+/* The name of key @serial of @ktype, or "#serial" for a key we cannot see. */
+const char *ktls_key_name(const char *ktype, __s32 serial, char *buf, size_t len)
 {
 	char type[64], desc[KTLS_NAME_MAX + 1];
 
 	if (ktls_key_describe(serial, type, sizeof(type), desc, sizeof(desc)) ||
-	    strcmp(type, KTLS_KEY_TYPE))
+	    strcmp(type, ktype))
 		snprintf(buf, len, "#%d", serial);
 	else
 		snprintf(buf, len, "%s", desc);
 	return buf;
+}
+
+const char *ktls_identity_name(__s32 serial, char *buf, size_t len)
+{
+	return ktls_key_name(KTLS_KEY_TYPE, serial, buf, len);
 }

@@ -90,6 +90,7 @@ long ktls_keyctl(int cmd, unsigned long a2, unsigned long a3,
 		 unsigned long a4, unsigned long a5);
 __s32 ktls_add_key(const char *type, const char *desc, const void *payload,
 		   size_t plen, __s32 ring);
+const char *ktls_key_name(const char *ktype, __s32 serial, char *buf, size_t len);
 const char *ktls_identity_name(__s32 serial, char *buf, size_t len);
 
 /* x509.c: the few fields of a DER certificate that show prints */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ktls show: the identities, the armed listeners with their owners,
- * settings and counters, the kTLS sockets with version, suite and peer,
+ * settings and counters, the kTLS sockets with version, suite, peer and
+ * the client certificate a kernel handshake verified,
  * and the host's handshake counters and pool.  Sockets come from
  * sock_diag as `ss -tie` gets them (the ULP name and its TLS info, which
  * the kernel gives to CAP_NET_ADMIN only); the owners from /proc/PID/fd;
@@ -278,6 +279,8 @@ static void field(const char *key, const char *text, unsigned long long v,
 /* The settings and counters of an armed listener, from its descriptor. */
 static void listener_details(int fd)
 {
+	static const char *const modes[] = { "none", "optional", "required" };
+	struct ktls_hs_client_auth auth;
 	struct ktls_hs_listen_stats st;
 	struct ktls_hs_tickets t;
 	__s32 ids[KTLS_HS_IDENTITIES_MAX];
@@ -323,6 +326,9 @@ static void listener_details(int fd)
 	memset(&st, 0, sizeof(st));
 	len = sizeof(st);
 	getsockopt(fd, SOL_TLS, KTLS_HS_STATS, &st, &len);
+	memset(&auth, 0, sizeof(auth));
+	len = sizeof(auth);
+	getsockopt(fd, SOL_TLS, KTLS_HS_CLIENT_AUTH, &auth, &len);
 	printf(json ? "], \"alpn\": " : "\n    alpn: ");
 	str(alpn[0] ? alpn : json ? "" : "(none)");
 	printf(json ? ", \"versions\": \"%s%s%s\"" : "\n    versions: %s%s%s,",
@@ -334,6 +340,12 @@ static void listener_details(int fd)
 	field("tickets_s", "tickets", t.lifetime_s, " s");
 	printf(json ? ", \"groups\": " : "\n    groups: ");
 	str(gnames);
+	printf(json ? ", \"client_auth\": " : "\n    client certificates: ");
+	str(auth.mode < ARRAY_SIZE(modes) ? modes[auth.mode] : "?");
+	if (auth.mode) {
+		printf(json ? ", \"client_ca\": " : ", trust store ");
+		str(ktls_key_name(KTLS_TRUST_TYPE, auth.trust, name, sizeof(name)));
+	}
 	printf(json ? "" : "\n    handshakes:");
 	field("completed", "completed", st.completed, ",");
 	field("resumed", "resumed", st.resumed, ",");
@@ -370,10 +382,47 @@ static void show_listener(const struct sock_ent *e, bool first)
 	printf(json ? "}" : "\n");
 }
 
+/*
+ * The client certificate the kernel's handshake verified on socket @e,
+ * through a descriptor of its owner's: 0 and @p, or -errno (ENOENT: none,
+ * EPERM: no ptrace rights over the owner).
+ */
+static int session_peer(const struct sock_ent *e, struct ktls_hs_peer_info *p)
+{
+	socklen_t len = sizeof(*p);
+	int pidfd, fd, err = 0;
+
+	if (!e->pid)
+		return -ESRCH;
+	pidfd = ktls_pidfd_open(e->pid);
+	if (pidfd < 0)
+		return -errno;
+	fd = ktls_pidfd_getfd(pidfd, e->fd);
+	if (fd < 0)
+		err = -errno;
+	close(pidfd);
+	if (fd < 0)
+		return err;
+	if (getsockopt(fd, SOL_TLS, KTLS_HS_PEER, p, &len))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 static void show_session(const struct sock_ent *e, bool first)
 {
 	char local[80], peer[80];
 	const char *fmt = e->family == AF_INET6 ? "[%s]:%u" : "%s:%u";
+	struct ktls_hs_peer_info p;
+	bool client;
+	char *nl;
+
+	client = !session_peer(e, &p);
+	if (client) {
+		/* The names one a line: one line of them, comma-separated. */
+		while ((nl = strchr(p.sans, '\n')))
+			*nl = nl[1] ? ',' : '\0';
+	}
 
 	snprintf(local, sizeof(local), fmt, e->src, e->sport);
 	snprintf(peer, sizeof(peer), fmt, e->dst, e->dport);
@@ -384,9 +433,19 @@ static void show_session(const struct sock_ent *e, bool first)
 		str(peer);
 		printf(", \"owners\": [%s], \"version\": \"%s\"", e->owners,
 		       e->version == 0x0304 ? "1.3" : e->version == 0x0303 ? "1.2" : "");
-		printf(", \"cipher\": \"%s\", \"tx\": \"%s\", \"rx\": \"%s\"}",
+		printf(", \"cipher\": \"%s\", \"tx\": \"%s\", \"rx\": \"%s\"",
 		       cipher_name(e->cipher), conf_name(e->txconf),
 		       conf_name(e->rxconf));
+		if (client) {
+			printf(", \"client\": {\"subject\": ");
+			str(p.subject);
+			printf(", \"issuer\": ");
+			str(p.issuer);
+			printf(", \"names\": ");
+			str(p.sans);
+			printf("}");
+		}
+		printf("}");
 		return;
 	}
 	printf("  %s -> %s  pid %s  TLS %s %s  tx %s rx %s\n", local, peer,
@@ -394,6 +453,9 @@ static void show_session(const struct sock_ent *e, bool first)
 	       e->version == 0x0304 ? "1.3" : e->version == 0x0303 ? "1.2" : "-",
 	       e->version ? cipher_name(e->cipher) : "(no keys)",
 	       conf_name(e->txconf), conf_name(e->rxconf));
+	if (client)
+		printf("    client: %s (issuer %s)%s%s\n", p.subject, p.issuer,
+		       p.sans[0] ? " " : "", p.sans);
 }
 
 /* "Name value" lines of a /proc/net file, as an object or as they are. */
