@@ -133,20 +133,29 @@ static bool ktls_hs_identity_fits(struct ktls_identity *id)
 	return ktls_hs_pool_block_size(ktls_hs_size(&cfg));
 }
 
-/* A "ktls_identity" key the caller may search for, referenced. */
-static struct key *ktls_hs_identity_key(key_serial_t serial)
+/* Key @serial, which the caller may search for, referenced. */
+static struct key *ktls_hs_user_key(key_serial_t serial)
 {
-	struct ktls_identity *id;
 	key_ref_t ref;
-	struct key *key;
-	bool fits;
 
 	if (serial <= 0)
 		return ERR_PTR(-EINVAL);
 	ref = lookup_user_key(serial, 0, KEY_NEED_SEARCH);
 	if (IS_ERR(ref))
 		return ERR_CAST(ref);
-	key = key_ref_to_ptr(ref);
+	return key_ref_to_ptr(ref);
+}
+
+/* A "ktls_identity" key the caller may search for, referenced. */
+static struct key *ktls_hs_identity_key(key_serial_t serial)
+{
+	struct ktls_identity *id;
+	struct key *key;
+	bool fits;
+
+	key = ktls_hs_user_key(serial);
+	if (IS_ERR(key))
+		return key;
 	/* Refuses other key types, negative and revoked keys. */
 	id = ktls_identity_get(key);
 	if (IS_ERR(id)) {
@@ -235,14 +244,10 @@ static struct key *ktls_hs_trust_key(key_serial_t serial)
 {
 	struct ktls_trust *trust;
 	struct key *key;
-	key_ref_t ref;
 
-	if (serial <= 0)
-		return ERR_PTR(-EINVAL);
-	ref = lookup_user_key(serial, 0, KEY_NEED_SEARCH);
-	if (IS_ERR(ref))
-		return ERR_CAST(ref);
-	key = key_ref_to_ptr(ref);
+	key = ktls_hs_user_key(serial);
+	if (IS_ERR(key))
+		return key;
 	/* Refuses other key types, negative and revoked keys. */
 	trust = ktls_trust_get(key);
 	if (IS_ERR(trust)) {

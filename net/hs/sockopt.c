@@ -151,13 +151,12 @@ int ktls_hs_setsockopt(struct sock *sk, int optname, sockptr_t optval,
 	return err;
 }
 
-static int ktls_hs_get_session(struct ktls_ctx *ctx, char __user *optval,
-			       int __user *optlen)
+/*
+ * The socket's kernel handshake, done: 0, or what a getsockopt of its
+ * outcome gives (ENOENT: none, or handed over; EINPROGRESS; its error).
+ */
+static int ktls_hs_done(const struct ktls_hs_conn *conn)
 {
-	const struct ktls_hs_conn *conn = ctx->hs;
-	struct ktls_hs_session_info info;
-	int len;
-
 	if (!conn)
 		return -ENOENT;
 	if (!READ_ONCE(conn->ended))
@@ -167,6 +166,19 @@ static int ktls_hs_get_session(struct ktls_ctx *ctx, char __user *optval,
 		return -ENOENT;
 	if (conn->end != KTLS_HS_END_DONE)
 		return ktls_hs_conn_error(conn);
+	return 0;
+}
+
+static int ktls_hs_get_session(struct ktls_ctx *ctx, char __user *optval,
+			       int __user *optlen)
+{
+	const struct ktls_hs_conn *conn = ctx->hs;
+	struct ktls_hs_session_info info;
+	int len, err;
+
+	err = ktls_hs_done(conn);
+	if (err)
+		return err;
 	if (get_user(len, optlen))
 		return -EFAULT;
 	if (len < (int)sizeof(info))
@@ -218,16 +230,11 @@ static int ktls_hs_get_peer(struct ktls_ctx *ctx, char __user *optval,
 	const struct ktls_hs_conn *conn = ctx->hs;
 	struct ktls_hs_peer_info *info;
 	const struct ktls_peer_cert *p;
-	int len, err = 0;
+	int len, err;
 
-	if (!conn)
-		return -ENOENT;
-	if (!READ_ONCE(conn->ended))
-		return -EINPROGRESS;
-	if (conn->end == KTLS_HS_END_FALLBACK)
-		return -ENOENT;
-	if (conn->end != KTLS_HS_END_DONE)
-		return ktls_hs_conn_error(conn);
+	err = ktls_hs_done(conn);
+	if (err)
+		return err;
 	if (!conn->session.peer_verified || !conn->peer)
 		return -ENOENT;
 	if (get_user(len, optlen))
