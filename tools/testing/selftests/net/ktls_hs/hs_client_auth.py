@@ -13,6 +13,7 @@ certificates (leaf1.pem/.key under that CA, unknown.pem/.key under
 another).  Output is KTAP.
 """
 
+import ctypes
 import errno
 import hashlib
 import hmac
@@ -26,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography import x509
 
 import hs_hostile as hh
+import hs_tls12_hostile as h12
 from hs_hostile import (ALERTS, HANDSHAKE, SOL_TLS, Conn, Handshake, check,
                         client_hello, ext, expand_label, record, u16, vec16)
 
@@ -117,8 +119,21 @@ def flight(h, ders, key, split=False):
     return h.tx.seal(HANDSHAKE, b"".join(parts))
 
 
+LIBC = ctypes.CDLL(None, use_errno=True)
+
+
+def getsockopt(sock, level, opt, size):
+    """getsockopt() of up to @size bytes: Python's stops at 1024."""
+    buf = ctypes.create_string_buffer(size)
+    n = ctypes.c_uint32(size)
+    if LIBC.getsockopt(sock.fileno(), level, opt, buf, ctypes.byref(n)) < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+    return buf.raw[:n.value]
+
+
 def peer(sock):
-    raw = sock.getsockopt(SOL_TLS, KTLS_HS_PEER, PEER_INFO.size)
+    raw = getsockopt(sock, SOL_TLS, KTLS_HS_PEER, PEER_INFO.size)
     sha, not_after, depth, flags, subj, iss, sans = PEER_INFO.unpack(raw)
     z = lambda b: b.split(b"\0", 1)[0].decode()
     return {"sha256": sha, "not_after": not_after, "depth": depth,
@@ -160,7 +175,7 @@ def expect_alert(srv, name, build, alert):
     hh.expect_encrypted_alert(srv, name, build, alert)
 
 
-def hostile_cases(srv, leaf, key, unknown, unknown_key):
+def hostile_cases(srv, leaf, key, unknown, unknown_key, rsa):
     def cert_then(ders, k, tweak):
         def build(h):
             m = certificate(ders)
@@ -196,6 +211,9 @@ def hostile_cases(srv, leaf, key, unknown, unknown_key):
                  cert_then([unknown], unknown_key,
                            lambda h, k: cert_verify(h, k)),
                  "unknown_ca")
+    expect_alert(srv, "an RSA certificate under the CA",
+                 lambda h: h.tx.seal(HANDSHAKE, certificate([rsa])),
+                 "unsupported_certificate")
     expect_alert(srv, "a certificate that is not DER",
                  lambda h: h.tx.seal(HANDSHAKE, certificate([b"\x30\x03abc"])),
                  "bad_certificate")
@@ -273,7 +291,7 @@ def sockopt_cases(key, trust):
     check("KTLS_HS_CLIENT_AUTH none turns it off",
           ok and back == auth_opt(NONE, 0), repr(back))
     try:
-        s.getsockopt(SOL_TLS, KTLS_HS_PEER, PEER_INFO.size)
+        getsockopt(s, SOL_TLS, KTLS_HS_PEER, PEER_INFO.size)
         got = 0
     except OSError as e:
         got = e.errno
@@ -288,24 +306,16 @@ def test_tls12_request(srv):
     ServerHelloDone: ecdsa_sign, ecdsa_secp256r1_sha256."""
     srv.ls.setsockopt(SOL_TLS, hh.KTLS_HS_VERSIONS, struct.pack("I", 3))
     c = Conn(srv.port)
-    exts = [ext(10, vec16(u16(0x001d))), ext(11, b"\x01\x00"),
-            ext(13, vec16(u16(0x0403))), ext(23, b""),
-            ext(0xff01, b"\x00")]
-    c.s.sendall(record(HANDSHAKE, client_hello(exts, suites=(0xc02b,)),
-                       0x0301))
-    msgs, types, cr = b"", [], b""
-    while 14 not in types:
-        r = c.read_record()
-        if not r or r[0] != HANDSHAKE:
+    h = h12.Handshake12(c)
+    h.hello()
+    types, cr = [], b""
+    while not types or types[-1] != 14:
+        m = h.next_msg()
+        if not m:
             break
-        msgs += r[2]
-        off, types = 0, []
-        while off + 4 <= len(msgs):
-            n = int.from_bytes(msgs[off + 1:off + 4], "big")
-            types.append(msgs[off])
-            if msgs[off] == 13:
-                cr = msgs[off + 4:off + 4 + n]
-            off += 4 + n
+        types.append(m[0])
+        if m[0] == 13:
+            cr = m[4:]
     c.close()
     srv.ls.setsockopt(SOL_TLS, hh.KTLS_HS_VERSIONS,
                       struct.pack("I", hh.KTLS_HS_VERSION_TLS13))
@@ -320,13 +330,13 @@ def main():
     leaf, leaf_key = load("leaf1")
     unknown, unknown_key = load("unknown")
     print("TAP version 13")
-    print("1..35")
+    print("1..36")
     req = AuthServer(key, trust, REQUIRED)
     test_accepted(req, "required: Certificate, CertificateVerify and "
                   "Finished in one record", [leaf], leaf_key)
     test_accepted(req, "required: the same, one record each", [leaf],
                   leaf_key, split=True)
-    hostile_cases(req, leaf, leaf_key, unknown, unknown_key)
+    hostile_cases(req, leaf, leaf_key, unknown, unknown_key, load("rsa")[0])
     test_tls12_request(req)
     st = req.stats()
     check("required: no handshake left in progress",
