@@ -40,6 +40,19 @@ make_identity() {
 	cat "$T/srv.pem" "$T/srv.key" > "$T/srv.bundle"
 }
 
+# A client certificate under the same CA, for clientAuth, and its key:
+# $T/cli.pem and $T/cli.key.
+make_client_identity() {
+	openssl ecparam -name prime256v1 -genkey -noout -out "$T/cli.key" &&
+	openssl req -new -key "$T/cli.key" -subj /CN=ktls-hs-bench-client \
+		-out "$T/cli.csr" &&
+	openssl x509 -req -in "$T/cli.csr" -CA "$T/ca.pem" \
+		-CAkey "$T/ca.key" -set_serial "$RANDOM$RANDOM" -days 2 \
+		-extfile <(printf '%s\n' extendedKeyUsage=clientAuth \
+			keyUsage=digitalSignature) \
+		-out "$T/cli.pem"
+}
+
 wait_listen() {	# wait_listen PORT PID: PID listens on PORT within 30 s
 	local i
 

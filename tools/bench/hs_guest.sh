@@ -6,8 +6,11 @@
 # ours (samples/ktls_hs/https_server on an armed listener, the handshake
 # in the kernel) and Debian's nginx (OpenSSL in userspace, TLS 1.2 and
 # 1.3, X25519), and hs_load against each in turn.  Each server runs
-# twice: without session tickets, for the full handshakes, and with them,
-# for the resumed ones.  Each case runs against one
+# three times: without session tickets, for the full handshakes, with
+# them, for the resumed ones, and without them asking every client for a
+# certificate under the bench CA (nginx's ssl_verify_client on; ours
+# --client-auth required with a "ktls_trust" key of the CA), for the
+# mutual-TLS handshakes.  Each case runs against one
 # server and straight after against the other, so that each pair sees the
 # same load on the host and the driver can compare pairs; which server
 # goes first alternates from round to round for each case, so that an
@@ -31,7 +34,8 @@
 #   KTLS_CASES    the cases, comma-separated: handshake, get (TLS 1.3),
 #                 full12 (TLS 1.2), resume13, resume12 (resumed, from
 #                 the servers with tickets), hybrid13 (TLS 1.3 offering
-#                 X25519MLKEM768, hs_load -L -M)
+#                 X25519MLKEM768, hs_load -L -M), mtls13 (TLS 1.3 with
+#                 a client certificate, against the client-auth servers)
 #   KTLS_CLIENT_AT  guest: hs_load runs here; host: the host runs it
 #                 through QEMU's user network and forwarded ports, and
 #                 this script only serves until $R/host-done appears
@@ -48,20 +52,26 @@ R=$KTLS_REPORT
 mkdir -p "$R"
 ip link set lo up
 read -r -a S <<< "${KTLS_SERVERS//,/ }"
-# The two servers without tickets, then the same two with them.
-PORTS=(20443 20444 20445 20446)
+# The two servers without tickets, the same two with them, and the two
+# asking for client certificates.
+PORTS=(20443 20444 20445 20446 20448 20449)
+SLOTS=$(seq 0 $((${#PORTS[@]} - 1)))
+# ss's filter for a connection to any of them.
+SPORTS=$(printf 'sport = :%s or ' "${PORTS[@]}")
+SPORTS=${SPORTS% or }
 # With the load from the host: where it reads the vCPU's busy time.
 CPU_PORT=20447
 IFS=, read -r -a CASES <<< "${KTLS_CASES:-handshake,get}"
 T=$(mktemp -d)
 PIDS=()
 KEY=
+TRUST=
 
 cleanup() {
-	local p
+	local p k
 	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	[ -n "$KEY" ] && keyctl unlink "$KEY" @u >/dev/null 2>&1
+	for k in $KEY $TRUST; do keyctl unlink "$k" @u >/dev/null 2>&1; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -77,7 +87,7 @@ fail() {	# fail REASON: both runs get it, the guest stops
 finish() {	# the servers must have lived through it all
 	local slot
 
-	for slot in 0 1 2 3; do
+	for slot in $SLOTS; do
 		kill -0 "${PIDS[$slot]}" 2>/dev/null ||
 			echo "error end - the ${S[$((slot % 2))]} server died" >> "$R/run$((slot % 2 + 1)).txt"
 	done
@@ -105,12 +115,16 @@ fi
 # CPU; TLS 1.3, and TLS 1.2 for its own case.  Without tickets unless
 # asked: the full handshakes then cost no ticket on either server.  With
 # them, stateless tickets as ours are (no session cache), one per
-# handshake as ours sends.  Everything it writes lives under
-# $T/nginx-PORT (the guest's root is read-only).
-start_nginx() {	# start_nginx PORT TICKETS(0|1)
-	local d=$T/nginx-$1 tickets="ssl_session_tickets off;" num=0
+# handshake as ours sends.  With client auth, a certificate under the
+# bench CA required, the CA's name in the request as ours sends it.
+# Everything it writes lives under $T/nginx-PORT (the guest's root is
+# read-only).
+start_nginx() {	# start_nginx PORT TICKETS(0|1) CLIENT_AUTH(0|1)
+	local d=$T/nginx-$1 tickets="ssl_session_tickets off;" num=0 auth=
 
 	[ "$2" = 1 ] && tickets="ssl_session_tickets on;" num=1
+	[ "$3" = 1 ] &&
+		auth="ssl_client_certificate $T/ca.pem; ssl_verify_client on;"
 
 	mkdir -p "$d/tmp"
 	cat > "$d/nginx.conf" <<-CONF
@@ -138,6 +152,7 @@ start_nginx() {	# start_nginx PORT TICKETS(0|1)
 			$tickets
 			ssl_session_cache off;
 			ssl_conf_command NumTickets $num;
+			$auth
 			root $T/www;
 		}
 	}
@@ -147,12 +162,14 @@ start_nginx() {	# start_nginx PORT TICKETS(0|1)
 	PIDS+=($!)
 }
 
-start_ours() {	# start_ours PORT TICKETS(0|1)
-	local tickets=()
+start_ours() {	# start_ours PORT TICKETS(0|1) CLIENT_AUTH(0|1)
+	local opts=()
 
-	[ "$2" = 1 ] && tickets=(--tickets 3600)
+	[ "$2" = 1 ] && opts=(--tickets 3600)
+	[ "$3" = 1 ] &&
+		opts+=(--client-ca "$TRUST" --client-auth required --ca-names)
 	"${server_pin[@]}" "$KTLS_BIN/https_server" --port "$1" \
-		--root "$T/www" --key "$KEY" "${tickets[@]}" \
+		--root "$T/www" --key "$KEY" "${opts[@]}" \
 		>/dev/null 2>> "$R/ours.err" &
 	PIDS+=($!)
 }
@@ -177,8 +194,21 @@ negotiated() {	# negotiated PORT
 		"$(grep -m1 -o 'HTTP/1.1 [0-9]*' <<< "$out" | cut -d' ' -f2)"
 }
 
+# Whether a client-auth server takes the bench client's certificate and
+# refuses a client without one: a 200 with it, no handshake without.
+client_auth_ok() {	# client_auth_ok PORT
+	local get='GET /1k.bin HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'
+
+	printf "$get" | timeout 30 openssl s_client -connect "127.0.0.1:$1" \
+		-tls1_3 -cert "$T/cli.pem" -key "$T/cli.key" -ign_eof 2>&1 |
+		grep -q '^HTTP/1.1 200' || return 1
+	! printf "$get" | timeout 30 openssl s_client -connect "127.0.0.1:$1" \
+		-tls1_3 -ign_eof 2>&1 | grep -q '^HTTP/1.1 200'
+}
+
 # hs_load's arguments for CASE against SLOT's server (0 or 1): the port
-# of that server with or without tickets, and the protocol.
+# of that server with or without tickets or client auth, and the
+# protocol.
 case_args() {	# case_args SLOT CASE
 	case "$2" in
 	handshake) echo "-p ${PORTS[$1]}" ;;
@@ -187,6 +217,7 @@ case_args() {	# case_args SLOT CASE
 	resume13) echo "-p ${PORTS[$(($1 + 2))]} -r" ;;
 	resume12) echo "-p ${PORTS[$(($1 + 2))]} -2 -r" ;;
 	hybrid13) echo "-p ${PORTS[$1]} -L -M" ;;
+	mtls13) echo "-p ${PORTS[$(($1 + 4))]} -C $T/cli.pem -K $T/cli.key" ;;
 	esac
 	# hs_lite speaks full TLS 1.3 handshakes only.
 	case "$2" in
@@ -211,7 +242,7 @@ settle() {
 
 	for i in $(seq 200); do
 		ss -Htn state established state syn-recv state close-wait \
-			"( sport = :${PORTS[0]} or sport = :${PORTS[1]} or sport = :${PORTS[2]} or sport = :${PORTS[3]} )" |
+			"( $SPORTS )" |
 			grep -q . || return 0
 		sleep 0.1
 	done
@@ -233,6 +264,10 @@ bench() {	# bench SLOT CASE: one measured run
 for slot in 0 1; do echo "server ${S[$slot]}" > "$R/run$((slot + 1)).txt"; done
 say "booted: making the identity, starting the servers"
 make_identity 2> "$R/openssl.log" || fail "openssl could not make the identity"
+make_client_identity 2>> "$R/openssl.log" ||
+	fail "openssl could not make the client certificate"
+# For hs_load on the host.
+cp "$T/cli.pem" "$T/cli.key" "$R/"
 mkdir -p "$T/www"
 head -c 1024 /dev/urandom > "$T/www/1k.bin"
 if [[ " ${S[*]} " == *" ours "* ]]; then
@@ -242,18 +277,23 @@ if [[ " ${S[*]} " == *" ours "* ]]; then
 	# and take the key along before the listener looks it up.
 	KEY=$(keyctl padd ktls_identity ktls-hs-bench @u < "$T/srv.bundle") ||
 		fail "keyctl padd ktls_identity failed"
+	TRUST=$(keyctl padd ktls_trust ktls-hs-bench-clients @u < "$T/ca.pem") ||
+		fail "keyctl padd ktls_trust failed"
 fi
-for slot in 0 1 2 3; do
+for slot in $SLOTS; do
 	srv=${S[$((slot % 2))]}
+	tickets=$((slot / 2 == 1)) auth=$((slot / 2 == 2))
 	case "$srv" in
-	ours) start_ours "${PORTS[$slot]}" $((slot / 2)) ;;
-	nginx) start_nginx "${PORTS[$slot]}" $((slot / 2)) ;;
+	ours) start_ours "${PORTS[$slot]}" $tickets $auth ;;
+	nginx) start_nginx "${PORTS[$slot]}" $tickets $auth ;;
 	*) fail "unknown server $srv" ;;
 	esac
 	wait_listen "${PORTS[$slot]}" "${PIDS[$slot]}" ||
 		fail "the $srv server does not listen on ${PORTS[$slot]}"
 	[ "$slot" -lt 2 ] &&
 		echo "negotiated $(negotiated "${PORTS[$slot]}")" >> "$R/run$((slot + 1)).txt"
+	[ "$auth" = 1 ] && ! client_auth_ok "${PORTS[$slot]}" &&
+		fail "the $srv server with client auth does not take the bench client alone"
 done
 
 if [ "${KTLS_CLIENT_AT:-guest}" = host ]; then
@@ -287,7 +327,7 @@ while True:
 	# perf-req-NAME holding the seconds, answered by perf-on-NAME once perf
 	# runs and by perf-NAME.txt at the end.
 	echo ready > "$R/ready"
-	say "servers up: ${S[0]} on ${PORTS[0]} and ${PORTS[2]}, ${S[1]} on ${PORTS[1]} and ${PORTS[3]}; load from the host"
+	say "servers up: ${S[0]} on ${PORTS[0]}, ${PORTS[2]}, ${PORTS[4]}, ${S[1]} on ${PORTS[1]}, ${PORTS[3]}, ${PORTS[5]}; load from the host"
 	while [ ! -e "$R/host-done" ]; do
 		for req in "$R"/perf-req-*; do
 			[ -e "$req" ] || continue
@@ -303,7 +343,7 @@ fi
 for slot in 0 1; do
 	for c in "${CASES[@]}"; do run_load "$slot" "$c" 0 1; done
 done
-say "servers up and warm: ${S[0]} on ${PORTS[0]} and ${PORTS[2]}, ${S[1]} on ${PORTS[1]} and ${PORTS[3]} (+${SECONDS}s)"
+say "servers up and warm: ${S[0]} on ${PORTS[0]}, ${PORTS[2]}, ${PORTS[4]}, ${S[1]} on ${PORTS[1]}, ${PORTS[3]}, ${PORTS[5]} (+${SECONDS}s)"
 
 n=0
 for round in $(seq "$KTLS_ROUNDS"); do

@@ -8,6 +8,7 @@
  *
  *   hs_load [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS]
  *	     [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L [-M]] [-2] [-r]
+ *	     [-C CERT -K KEY]
  *
  * -2 speaks TLS 1.2 instead (ECDHE-ECDSA-AES128-GCM-SHA256, X25519, the
  * extended master secret).  -r resumes: one connection first takes a
@@ -15,6 +16,11 @@
  * connection of the load offers a copy of it, and one the server does
  * not resume counts as failed.  The server must issue tickets; stateless ones, as
  * both servers of hs_run issue, resume any number of times.
+ *
+ * -C and -K give libssl a client certificate chain (PEM, leaf first) and
+ * its key, which it sends when the server asks for one: every handshake
+ * then signs a CertificateVerify and makes the server verify the chain.
+ * A server that does not ask gets none.
  *
  * Without -g a connection is done when the handshake is, and is closed at
  * once.  With -g it then sends "GET PATH" and reads the whole response,
@@ -96,6 +102,7 @@ static SSL_CTX *ctx;
 static const char *get_path;	/* NULL: handshakes only */
 static long body_len = -1;	/* -l: the size the body must have */
 static const char *sni;
+static const char *cert_file, *key_file;	/* -C, -K */
 static bool use_lite, tls12, resume;
 static SSL_SESSION *session;	/* -r: the session every connection offers */
 static char request[1024];
@@ -467,6 +474,15 @@ static SSL_CTX *client_ctx(void)
 		exit(2);
 	}
 	SSL_CTX_set_verify(c, SSL_VERIFY_NONE, NULL);
+	if (cert_file &&
+	    (SSL_CTX_use_certificate_chain_file(c, cert_file) != 1 ||
+	     SSL_CTX_use_PrivateKey_file(c, key_file, SSL_FILETYPE_PEM) != 1 ||
+	     SSL_CTX_check_private_key(c) != 1)) {
+		ERR_print_errors_fp(stderr);
+		fprintf(stderr, "hs_load: no client certificate from %s and %s\n",
+			cert_file, key_file);
+		exit(2);
+	}
 	/*
 	 * No session cache: without -r every handshake is full and asks for
 	 * no ticket; with it, hs_load keeps the one session itself.
@@ -547,7 +563,7 @@ static void resolve(const char *host, const char *port)
 static void usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS] [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L [-M]] [-2] [-r]\n",
+		"usage: %s [-h HOST] [-p PORT] [-c CONNS] [-t THREADS] [-w SECONDS] [-d SECONDS] [-g PATH [-l BYTES]] [-n SNI] [-L [-M]] [-2] [-r] [-C CERT -K KEY]\n",
 		prog);
 	exit(2);
 }
@@ -560,7 +576,7 @@ int main(int argc, char **argv)
 	unsigned long done = 0, errors = 0;
 	double secs = 10.0, warm = 0.0, took;
 
-	while ((o = getopt(argc, argv, "h:p:c:t:w:d:g:l:n:LM2r")) != -1) {
+	while ((o = getopt(argc, argv, "h:p:c:t:w:d:g:l:n:LM2rC:K:")) != -1) {
 		switch (o) {
 		case 'h':
 			host = optarg;
@@ -601,13 +617,20 @@ int main(int argc, char **argv)
 		case 'r':
 			resume = true;
 			break;
+		case 'C':
+			cert_file = optarg;
+			break;
+		case 'K':
+			key_file = optarg;
+			break;
 		default:
 			usage(argv[0]);
 		}
 	}
 	if (optind != argc || conns < 1 || conns > CONNS_MAX || threads < 1 ||
 	    threads > THREADS_MAX || threads > conns || !(secs > 0) || !(warm >= 0) ||
-	    (use_lite && (tls12 || resume)) || (lite_hybrid && !use_lite))
+	    (use_lite && (tls12 || resume || cert_file)) ||
+	    (lite_hybrid && !use_lite) || !cert_file != !key_file)
 		usage(argv[0]);
 	if (get_path) {
 		request_len = snprintf(request, sizeof(request),
