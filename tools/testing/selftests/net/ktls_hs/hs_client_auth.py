@@ -5,7 +5,11 @@ listener, with a raw TLS 1.3 client: the CertificateRequest in the
 server's flight, a client's Certificate, CertificateVerify and Finished
 in one record and in three, the peer seen through KTLS_HS_PEER; then
 clients that break the rules, each of which must get its alert and never
-reach accept(); and KTLS_HS_CLIENT_AUTH's argument checks.
+reach accept(); and KTLS_HS_CLIENT_AUTH's argument checks.  The same
+for TLS 1.2 (RFC 5246 7.4.4, 7.4.6, 7.4.8) with the raw client of
+hs_tls12_hostile.py: Certificate, ClientKeyExchange and
+CertificateVerify in one record and in three, and the hostile ones,
+whose alerts come in the clear before the client's ChangeCipherSpec.
 
 KTLS_HS_KEY names the server's identity key, KTLS_TRUST a "ktls_trust"
 key holding the client CA, KTLS_PKI the directory of the client
@@ -248,6 +252,153 @@ def hostile_cases(srv, leaf, key, unknown, unknown_key, rsa):
                  "unexpected_message")
 
 
+class AuthServer12(AuthServer):
+    """The same, allowing TLS 1.2 too."""
+
+    def __init__(self, key, trust, mode=REQUIRED):
+        super().__init__(key, trust, mode)
+        self.ls.setsockopt(SOL_TLS, hh.KTLS_HS_VERSIONS, struct.pack("I", 3))
+
+
+def certificate12(ders):
+    """RFC 5246 7.4.2: certificate_list<0..2^24-1> of ASN.1Cert<1..>."""
+    entries = b"".join(len(d).to_bytes(3, "big") + d for d in ders)
+    return msg(11, len(entries).to_bytes(3, "big") + entries)
+
+
+def cert_verify12(h, key, scheme=0x0403, sig=None):
+    """RFC 5246 7.4.8: a signature over every handshake message so far."""
+    if sig is None:
+        sig = key.sign(h.transcript, ec.ECDSA(hashes.SHA256()))
+    return msg(15, u16(scheme) + vec16(sig))
+
+
+def flight12(h, ders, key, cv=None, one_record=False, finish=True):
+    """Certificate, ClientKeyExchange, CertificateVerify (with
+    certificates, or @cv(h) instead), and with @finish ChangeCipherSpec
+    and Finished: a hostile flight stops where the alert is due, so that
+    nothing the server no longer reads can reset the connection before
+    its alert is read."""
+    cert = certificate12(ders)
+    h.transcript += cert
+    cke = h.key_exchange()[5:]
+    msgs = [cert, cke]
+    if ders or cv:
+        m = cv(h) if cv else cert_verify12(h, key)
+        h.transcript += m
+        msgs.append(m)
+    if one_record:
+        hs = record(HANDSHAKE, b"".join(msgs))
+    else:
+        hs = b"".join(record(HANDSHAKE, m) for m in msgs)
+    if not finish:
+        return hs
+    return hs + record(hh.CCS, b"\x01") + h.finished()
+
+
+def test_accepted12(srv, name, ders, key, one_record=False, want_peer=True):
+    c = Conn(srv.port)
+    h = h12.Handshake12(c)
+    h.hello()
+    if not h.server_flight():
+        check(name, False, "no server flight")
+        c.close()
+        return
+    c.s.sendall(flight12(h, ders, key, one_record=one_record))
+    done = h.server_finished()
+    a = srv.accept(10)
+    ok = done and a is not None and h.cert_request is not None
+    detail = f"server Finished {done}, accept {a is not None}"
+    if a:
+        try:
+            p = peer(a)
+            ok = ok and want_peer and \
+                p["sha256"] == hashlib.sha256(ders[0]).digest()
+            detail += f", peer {p['subject']}"
+        except OSError as e:
+            ok = ok and not want_peer and e.errno == errno.ENOENT
+            detail += f", KTLS_HS_PEER {e}"
+        a.close()
+    c.close()
+    check(name, ok, detail)
+
+
+def expect_alert12(srv, name, build, alert):
+    """@build(h) after the server's flight draws the plaintext @alert."""
+    h12.expect_alert(srv, f"TLS 1.2: {name}", None, alert, after_flight=build)
+
+
+def tls12_cases(key, trust, leaf, leaf_key, unknown, unknown_key, rsa):
+    req = AuthServer12(key, trust, REQUIRED)
+    test_accepted12(req, "TLS 1.2 required: Certificate, ClientKeyExchange "
+                    "and CertificateVerify in one record", [leaf], leaf_key,
+                    one_record=True)
+    test_accepted12(req, "TLS 1.2 required: the same, one record each",
+                    [leaf], leaf_key)
+
+    def cert_only(ders):
+        return lambda h: record(HANDSHAKE, certificate12(ders))
+
+    def with_cv(k, **kw):
+        return lambda h: flight12(h, [leaf], k, finish=False,
+                                  cv=lambda h: cert_verify12(h, k, **kw))
+
+    expect_alert12(req, "no certificate where one is required",
+                   cert_only([]), "handshake_failure")
+    expect_alert12(req, "ClientKeyExchange without the Certificate asked for",
+                   lambda h: h.key_exchange(), "unexpected_message")
+    expect_alert12(req, "a chain to an unknown CA", cert_only([unknown]),
+                   "unknown_ca")
+    expect_alert12(req, "an RSA certificate under the CA", cert_only([rsa]),
+                   "unsupported_certificate")
+    expect_alert12(req, "a certificate that is not DER",
+                   cert_only([b"\x30\x03abc"]), "bad_certificate")
+    expect_alert12(req, "a Certificate whose list overruns the message",
+                   lambda h: record(HANDSHAKE,
+                                    msg(11, b"\x00\x10\x00" + leaf[:8])),
+                   "decode_error")
+    expect_alert12(req, "CertificateVerify by another key",
+                   with_cv(unknown_key), "decrypt_error")
+    expect_alert12(req, "CertificateVerify with a scheme not offered",
+                   with_cv(leaf_key, scheme=0x0804), "illegal_parameter")
+    expect_alert12(req, "CertificateVerify with a signature that is no DER",
+                   with_cv(leaf_key, sig=b"\x30\x01"), "decrypt_error")
+    expect_alert12(req, "CertificateVerify cut short",
+                   lambda h: flight12(h, [leaf], leaf_key, finish=False,
+                                      cv=lambda h:
+                                      msg(15, b"\x04\x03\x00\x48")),
+                   "decode_error")
+
+    def no_cv(h):
+        cert = certificate12([leaf])
+        h.transcript += cert
+        return record(HANDSHAKE, cert) + h.key_exchange() + \
+            record(hh.CCS, b"\x01")
+    expect_alert12(req, "ChangeCipherSpec without the CertificateVerify",
+                   no_cv, "unexpected_message")
+    st = req.stats()
+    check("TLS 1.2 required: no handshake left in progress",
+          st["in_progress"] == 0, str(st))
+    req.ls.close()
+
+    opt = AuthServer12(key, trust, OPTIONAL)
+    test_accepted12(opt, "TLS 1.2 optional: no certificate, accepted, no "
+                    "peer", [], None, want_peer=False)
+    test_accepted12(opt, "TLS 1.2 optional: a certificate, verified", [leaf],
+                    leaf_key)
+    expect_alert12(opt, "optional: CertificateVerify after no certificate",
+                   lambda h: flight12(h, [], None, finish=False,
+                                      cv=lambda h:
+                                      cert_verify12(h, leaf_key)),
+                   "unexpected_message")
+    opt.ls.close()
+
+    plain = AuthServer12(key, trust, NONE)
+    expect_alert12(plain, "a Certificate where none was requested",
+                   cert_only([leaf]), "unexpected_message")
+    plain.ls.close()
+
+
 def sockopt_cases(key, trust):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.bind(("127.0.0.1", 0))
@@ -330,7 +481,7 @@ def main():
     leaf, leaf_key = load("leaf1")
     unknown, unknown_key = load("unknown")
     print("TAP version 13")
-    print("1..36")
+    print("1..54")
     req = AuthServer(key, trust, REQUIRED)
     test_accepted(req, "required: Certificate, CertificateVerify and "
                   "Finished in one record", [leaf], leaf_key)
@@ -357,6 +508,8 @@ def main():
                  lambda h: h.tx.seal(HANDSHAKE, certificate([leaf])),
                  "unexpected_message")
     plain.ls.close()
+    tls12_cases(key, trust, leaf, leaf_key, unknown, unknown_key,
+                load("rsa")[0])
     sockopt_cases(key, trust)
     return 0 if all(ok for _, ok in hh.RESULTS) else 1
 

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Runs hs_client_auth.py (a raw TLS 1.3 client answering the listener's
-# CertificateRequest: whole handshakes with a client certificate, then
-# hostile Certificate and CertificateVerify messages, each of which must
-# get its alert, and KTLS_HS_CLIENT_AUTH's argument checks) with a test
-# identity, a client PKI and a trust store holding its CA.  Needs
-# ktls_hs.ko loaded, openssl, and python3 with the cryptography package.
+# Runs hs_client_auth.py (raw TLS 1.3 and TLS 1.2 clients answering the
+# listener's CertificateRequest: whole handshakes with a client
+# certificate, then hostile Certificate, ClientKeyExchange and
+# CertificateVerify messages, each of which must get its alert, and
+# KTLS_HS_CLIENT_AUTH's argument checks) with a test identity, a client
+# PKI and a trust store holding its CA.  Needs ktls_hs.ko loaded,
+# openssl, and python3 with the cryptography package.
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/hs_lib.sh"

@@ -115,6 +115,7 @@ class Handshake12:
         self.transcript = b""
         self.msgs = b""
         self.ticket = self.hint = None
+        self.cert_request = None
 
     def hello(self, exts=None, suites=(SUITE,)):
         ch = client_hello(exts or std_exts(ems=self.ems), suites)
@@ -135,7 +136,9 @@ class Handshake12:
             self.msgs += r[2]
 
     def server_flight(self):
-        """ServerHello .. ServerHelloDone, the signature checked."""
+        """ServerHello .. ServerHelloDone, the signature checked; a
+        CertificateRequest before the ServerHelloDone is kept in
+        self.cert_request."""
         sh = self.next_msg()
         if not sh or sh[0] != 2:
             return False
@@ -143,10 +146,14 @@ class Handshake12:
         cert = self.next_msg()
         ske = self.next_msg()
         done = self.next_msg()
+        self.cert_request = None
+        if done and done[0] == 13:
+            self.cert_request, done = done, self.next_msg()
         if not cert or not ske or not done or cert[0] != 11 or \
            ske[0] != 12 or done != b"\x0e\x00\x00\x00":
             return False
-        self.transcript += sh + cert + ske + done
+        self.transcript += sh + cert + ske + (self.cert_request or b"") + \
+            done
         # The leaf: certificate_list<3> of cert<3>.
         leaf_len = int.from_bytes(cert[7:10], "big")
         leaf = x509.load_der_x509_certificate(cert[10:10 + leaf_len])
