@@ -50,6 +50,8 @@ struct key;
  * @not_before:	start of its validity
  * @not_after:	end of its validity
  * @public_key:	its P-256 key, uncompressed
+ * @fingerprint: SHA-256 of @der, by which a session ticket names the
+ *		anchor its client's path ended at
  */
 struct ktls_trust_anchor {
 	const u8 *der;
@@ -62,6 +64,7 @@ struct ktls_trust_anchor {
 	time64_t not_before;
 	time64_t not_after;
 	u8 public_key[KTLS_P256_POINT_LEN];
+	u8 fingerprint[SHA256_DIGEST_SIZE];
 };
 
 /**
@@ -153,6 +156,8 @@ struct ktls_peer_san {
  * @not_after:	end of the leaf's validity
  * @depth:	certificates in the path below the anchor, leaf included
  * @anchor:	index of the anchor in &ktls_trust.anchors
+ * @anchor_fp:	that anchor's &ktls_trust_anchor.fingerprint, which still
+ *		names it once the store was replaced
  * @subject:	the leaf's subject, one printable line ("CN=a, O=b"), cut
  *		short (and NUL terminated) if longer
  * @issuer:	its issuer, the same way
@@ -167,6 +172,7 @@ struct ktls_peer_cert {
 	time64_t not_after;
 	unsigned int depth;
 	unsigned int anchor;
+	u8 anchor_fp[SHA256_DIGEST_SIZE];
 	char subject[KTLS_PEER_NAME_MAX];
 	char issuer[KTLS_PEER_NAME_MAX];
 	unsigned int nr_sans;
@@ -193,6 +199,9 @@ struct ktls_trust *ktls_trust_parse(const u8 *data, size_t len,
 				    const char **why);
 bool ktls_trust_denied(const struct ktls_trust *trust,
 		       const u8 fingerprint[SHA256_DIGEST_SIZE]);
+const struct ktls_trust_anchor *
+ktls_trust_anchor_find(const struct ktls_trust *trust,
+		       const u8 fingerprint[SHA256_DIGEST_SIZE]);
 
 /* verify.c: path validation */
 enum ktls_verify_result ktls_verify_peer(const struct ktls_trust *trust,
@@ -201,5 +210,11 @@ enum ktls_verify_result ktls_verify_peer(const struct ktls_trust *trust,
 					 void *scratch,
 					 struct ktls_peer_cert *peer,
 					 const char **why);
+/*
+ * Add a subjectAltName of @type, @len bytes of printable text, to @peer;
+ * false, with @peer->sans_truncated set, when it does not fit.
+ */
+bool ktls_peer_add_san(struct ktls_peer_cert *peer, u8 type, const u8 *text,
+		       size_t len);
 
 #endif /* _KTLS_HS_TRUST_H */

@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include <ktls_hs/kdf.h>
 #include <ktls_hs/trust.h>
 
 #include "cert.h"
@@ -210,7 +211,8 @@ static int trust_anchor(struct ktls_trust_anchor *a, const u8 *der, size_t len,
 	a->path_len = cert.path_len;
 	a->not_before = cert.not_before;
 	a->not_after = cert.not_after;
-	return 0;
+	return ktls_hash_digest(KTLS_HASH_SHA256, der, len, a->fingerprint,
+				sizeof(a->fingerprint));
 }
 
 static int trust_build(struct ktls_trust *t, struct trust_split *s,
@@ -333,3 +335,25 @@ bool ktls_trust_denied(const struct ktls_trust *trust,
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_trust_denied);
+
+/**
+ * ktls_trust_anchor_find() - the anchor of a store with this fingerprint
+ * @trust:	the store
+ * @fingerprint: SHA-256 of the anchor's DER
+ *
+ * Return: the anchor, or NULL if the store has none such.
+ */
+const struct ktls_trust_anchor *
+ktls_trust_anchor_find(const struct ktls_trust *trust,
+		       const u8 fingerprint[SHA256_DIGEST_SIZE])
+{
+	unsigned int i;
+
+	for (i = 0; i < trust->nr_anchors; i++) {
+		if (!memcmp(trust->anchors[i].fingerprint, fingerprint,
+			    SHA256_DIGEST_SIZE))
+			return &trust->anchors[i];
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_trust_anchor_find);

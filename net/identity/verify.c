@@ -296,6 +296,8 @@ static enum ktls_verify_result verify_path(struct verify *v,
 
 	/* Signed by an anchor: is the anchor fit to sign this path? */
 	peer->anchor = i;
+	memcpy(peer->anchor_fp, trust->anchors[i].fingerprint,
+	       sizeof(peer->anchor_fp));
 	peer->depth = depth + 1;
 	if (!verify_in_time(v, trust->anchors[i].not_before,
 			    trust->anchors[i].not_after))
@@ -308,26 +310,38 @@ static enum ktls_verify_result verify_path(struct verify *v,
 	return KTLS_VERIFY_OK;
 }
 
-/* Copy one subjectAltName's text into @peer, if there is room. */
-static void verify_add_san(struct ktls_peer_cert *peer, u8 type,
-			   const struct ktls_der *val)
+/**
+ * ktls_peer_add_san() - one subjectAltName of the leaf, kept in @peer
+ * @peer:	where the names go
+ * @type:	enum ktls_peer_san_type
+ * @text:	the name, printable ASCII
+ * @len:	its length
+ *
+ * Also how a session ticket's names are put back (net/hs/ticket_peer.c).
+ *
+ * Return: true, or false with @peer->sans_truncated set: no room.
+ */
+bool ktls_peer_add_san(struct ktls_peer_cert *peer, u8 type, const u8 *text,
+		       size_t len)
 {
 	size_t off = peer->nr_sans ?
 		     peer->sans[peer->nr_sans - 1].off +
 		     peer->sans[peer->nr_sans - 1].len + 1 : 0;
 
 	if (peer->nr_sans == KTLS_PEER_MAX_SANS ||
-	    val->len + 1 > sizeof(peer->san_text) - off) {
+	    len + 1 > sizeof(peer->san_text) - off) {
 		peer->sans_truncated = true;
-		return;
+		return false;
 	}
-	memcpy(peer->san_text + off, val->data, val->len);
-	peer->san_text[off + val->len] = '\0';
+	memcpy(peer->san_text + off, text, len);
+	peer->san_text[off + len] = '\0';
 	peer->sans[peer->nr_sans].type = type;
 	peer->sans[peer->nr_sans].off = off;
-	peer->sans[peer->nr_sans].len = val->len;
+	peer->sans[peer->nr_sans].len = len;
 	peer->nr_sans++;
+	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(ktls_peer_add_san);
 
 /* The leaf's names, for logs and for the application to match on. */
 static enum ktls_verify_result verify_names(struct verify *v,
@@ -361,7 +375,7 @@ static enum ktls_verify_result verify_names(struct verify *v,
 		if (!val.len)
 			return verify_fail(v, KTLS_VERIFY_BAD_CERTIFICATE,
 					   "empty subjectAltName");
-		verify_add_san(peer, tag & 0x1f, &val);
+		ktls_peer_add_san(peer, tag & 0x1f, val.data, val.len);
 	}
 	return KTLS_VERIFY_OK;
 }

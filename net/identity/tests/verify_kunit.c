@@ -127,6 +127,10 @@ static void verify_one_deep(struct kunit *test)
 			    "%s", r->why);
 	KUNIT_EXPECT_EQ(test, p->depth, 1);
 	KUNIT_EXPECT_EQ(test, p->anchor, 0);
+	KUNIT_EXPECT_MEMEQ(test, p->anchor_fp, t->anchors[0].fingerprint,
+			   SHA256_DIGEST_SIZE);
+	KUNIT_EXPECT_PTR_EQ(test, ktls_trust_anchor_find(t, p->anchor_fp),
+			    &t->anchors[0]);
 	KUNIT_EXPECT_STREQ(test, p->subject, "CN=client one, O=ktls-hs");
 	KUNIT_EXPECT_STREQ(test, p->issuer, "CN=ktls test root, O=ktls-hs");
 	KUNIT_EXPECT_EQ(test, p->not_after, T2035);
