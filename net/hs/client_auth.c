@@ -19,6 +19,7 @@
 #include <ktls_hs/trust.h>
 
 #include "server.h"
+#include "ticket.h"
 
 /*
  * A CertificateRequest: header, context, extensions, signature_algorithms
@@ -33,11 +34,24 @@ static_assert((int)KTLS_VERIFY_UNSUPPORTED == (int)KTLS_ALERT_UNSUPPORTED_CERTIF
 static_assert((int)KTLS_VERIFY_EXPIRED == (int)KTLS_ALERT_CERTIFICATE_EXPIRED);
 static_assert((int)KTLS_VERIFY_UNKNOWN_CA == (int)KTLS_ALERT_UNKNOWN_CA);
 
+/* A ticket with a peer block fits the verifier's memory, which it borrows. */
+static_assert(KTLS_HS_TICKET_PEER_MAX_LEN <= KTLS_VERIFY_SCRATCH_SIZE);
+
 size_t ktls_hs_cert_request_len(const struct ktls_hs_config *cfg)
 {
 	if (!cfg->trust)
 		return 0;
 	return KTLS_HS_CR_FIXED + (cfg->ca_names ? 4 + KTLS_HS_CA_NAMES_MAX : 0);
+}
+
+/*
+ * A listener that asks for client certificates issues tickets that carry
+ * one, and keeps room for them whether tickets are on or not, as for
+ * the others (tls13_server.c).
+ */
+size_t ktls_hs_nst_len(const struct ktls_hs_config *cfg)
+{
+	return cfg->trust ? KTLS_HS_NST_PEER_MAX : KTLS_HS_NST_MAX;
 }
 
 int ktls_hs_add_cert_request(struct ktls_hs *hs, struct ktls_hs_buf *b,
@@ -110,4 +124,14 @@ int ktls_hs_check_client_cert_verify(struct ktls_hs *hs, const u8 *msg,
 		return err;
 	hs->session.peer_verified = true;
 	return 0;
+}
+
+const struct ktls_hs_ticket_room *
+ktls_hs_ticket_room(struct ktls_hs *hs, struct ktls_hs_ticket_room *room)
+{
+	if (!hs->peer || !hs->verify_scratch)
+		return NULL;
+	room->peer = hs->peer;
+	room->buf = hs->verify_scratch;
+	return room;
 }

@@ -99,11 +99,6 @@ static int ktls_hs_cfg_build(struct ktls_hs_config *cfg,
 		cfg->client_auth = s->client_auth;
 		cfg->ca_names = s->client_auth_flags &
 				KTLS_HS_CLIENT_AUTH_F_CA_NAMES;
-		/*
-		 * Tickets do not carry the client's identity: a session that
-		 * asked for a certificate is never resumed, so none is issued.
-		 */
-		cfg->tickets = NULL;
 	}
 	return 0;
 }

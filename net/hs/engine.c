@@ -96,15 +96,16 @@ size_t ktls_hs_cert_msg_len(const struct ktls_identity *id)
 
 static size_t ktls_hs_out_len(const struct ktls_hs_config *cfg)
 {
-	size_t cert = 0;
+	size_t cert = 0, nst;
 	unsigned int i;
 
 	for (i = 0; i < cfg->nr_identities; i++)
 		cert = max(cert, ktls_hs_cert_msg_len(cfg->identities[i]));
 	/* Our CertificateRequest goes with the Certificate, if we ask. */
 	cert += ktls_hs_cert_request_len(cfg);
+	nst = ktls_hs_nst_len(cfg);
 	/* Either version may be negotiated: room for the larger exchange. */
-	return max(ktls_hs12_out_len(cert), ktls_hs13_out_len(cert));
+	return max(ktls_hs12_out_len(cert, nst), ktls_hs13_out_len(cert, nst));
 }
 
 /*

@@ -206,5 +206,15 @@ int ktls_hs_take_client_cert(struct ktls_hs *hs, const u8 *msg, size_t len,
 			     bool tls13, bool *presented);
 int ktls_hs_check_client_cert_verify(struct ktls_hs *hs, const u8 *msg,
 				     size_t len, const u8 digest[32]);
+/*
+ * Where a session ticket with the client's certificate in it is made or
+ * opened (ticket.h), set up in @room: the verifier's memory, idle but
+ * while the client's Certificate is verified, and @hs->peer.  NULL for
+ * a handshake without a trust store, which takes no such ticket.
+ */
+const struct ktls_hs_ticket_room *
+ktls_hs_ticket_room(struct ktls_hs *hs, struct ktls_hs_ticket_room *room);
+/* Output room for a NewSessionTicket, either version. */
+size_t ktls_hs_nst_len(const struct ktls_hs_config *cfg);
 
 #endif /* _KTLS_HS_SERVER_H */

@@ -27,8 +27,11 @@ typedef int ktls_hs_step_fn(struct ktls_hs *hs, const u8 *msg, size_t len);
 typedef int ktls_hs_hello_fn(struct ktls_hs *hs,
 			     const struct ktls_hs_client_hello *ch,
 			     const u8 *msg, size_t len);
-/* Output bytes a handshake with @cert_len bytes of Certificate needs. */
-typedef size_t ktls_hs_out_len_fn(size_t cert_len);
+/*
+ * Output bytes a handshake with @cert_len bytes of Certificate and a
+ * NewSessionTicket of at most @nst_len bytes needs.
+ */
+typedef size_t ktls_hs_out_len_fn(size_t cert_len, size_t nst_len);
 
 /* tls13_server.c */
 ktls_hs_hello_fn ktls_hs13_client_hello;

@@ -17,6 +17,11 @@
  *	version(2) suite(2) flags(1) created_ms(8) lifetime_s(4)
  *	age_add(4) secret<1..48> id_digest(32) sni<0..255>
  *
+ * and in format 3 the peer block after it (ticket_peer.c).  A format-3
+ * ticket, some 1.5 KiB, is sealed and opened in the room the handshake
+ * lends (struct ktls_hs_ticket_room); a listener that lends none, one
+ * without a trust store, takes it for a ticket of an unknown format.
+ *
  * A new layout or key schedule takes a new format byte.  A ticket of
  * another format, as a fleet in the middle of an upgrade hands around,
  * is refused before anything else is read of it, and the client does a
@@ -27,6 +32,7 @@
  * server_name of its session, here.
  */
 #include <linux/errno.h>
+#include <linux/ktime.h>
 #include <linux/random.h>
 #include <linux/string.h>
 #include <linux/time64.h>
@@ -108,7 +114,8 @@ ktls_hs_ticket_crypt(const u8 *secret, const u8 *hdr, u8 *buf, size_t len,
 static size_t ktls_hs_ticket_plain_len(const struct ktls_hs_ticket_state *st)
 {
 	return 2 + 2 + 1 + 8 + 4 + 4 + 1 + st->secret_len +
-	       KTLS_HS_TICKET_DIGEST_LEN + 1 + st->sni_len;
+	       KTLS_HS_TICKET_DIGEST_LEN + 1 + st->sni_len +
+	       (st->peer ? ktls_hs_ticket_peer_len(st->peer) : 0);
 }
 
 static void ktls_hs_ticket_encode(const struct ktls_hs_ticket_state *st,
@@ -128,10 +135,18 @@ static void ktls_hs_ticket_encode(const struct ktls_hs_ticket_state *st,
 	p += KTLS_HS_TICKET_DIGEST_LEN;
 	*p++ = st->sni_len;
 	memcpy(p, st->sni, st->sni_len);
+	p += st->sni_len;
+	if (st->peer)
+		ktls_hs_ticket_peer_encode(st->peer, p);
 }
 
-/* The plaintext is authentic; still, lengths are checked as for any input. */
+/*
+ * The plaintext is authentic; still, lengths are checked as for any
+ * input.  The peer block, which format 3 has after the rest, goes to
+ * @peer; @peer NULL: there must be none.
+ */
 static bool ktls_hs_ticket_decode(const u8 *p, size_t len,
+				  struct ktls_peer_cert *peer,
 				  struct ktls_hs_ticket_state *st)
 {
 	const u8 *end = p + len;
@@ -154,9 +169,15 @@ static bool ktls_hs_ticket_decode(const u8 *p, size_t len,
 	memcpy(st->id_digest, p, KTLS_HS_TICKET_DIGEST_LEN);
 	p += KTLS_HS_TICKET_DIGEST_LEN;
 	st->sni_len = *p++;
-	if (end - p != st->sni_len)
+	if (end - p < st->sni_len || (!peer && end - p != st->sni_len))
 		return false;
 	memcpy(st->sni, p, st->sni_len);
+	p += st->sni_len;
+	if (!peer)
+		return true;
+	if (!ktls_hs_ticket_peer_decode(p, end - p, peer))
+		return false;
+	st->peer = peer;
 	return true;
 }
 
@@ -178,7 +199,7 @@ int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
 
 	if (!ktls_hs_ticket_keys_current(k, now_ms, &key))
 		return -ENOKEY;
-	out[0] = KTLS_HS_TICKET_FORMAT;
+	out[0] = st->peer ? KTLS_HS_TICKET_FORMAT_PEER : KTLS_HS_TICKET_FORMAT;
 	put_unaligned_be32(key.id, out + 1);
 	get_random_bytes(out + 5, KTLS_HS_TICKET_SALT_LEN);
 	ktls_hs_ticket_encode(st, out + KTLS_HS_TICKET_HDR_LEN);
@@ -210,18 +231,28 @@ static bool ktls_hs_ticket_fresh(struct ktls_hs_ticket_state *st,
 
 int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
 			u16 version, const u8 *in, size_t len,
+			const struct ktls_hs_ticket_room *room,
 			struct ktls_hs_ticket_state *st)
 {
-	u8 buf[KTLS_HS_TICKET_PLAIN_MAX + KTLS_HS_TICKET_TAG_LEN];
+	u8 stack[KTLS_HS_TICKET_PLAIN_MAX + KTLS_HS_TICKET_TAG_LEN];
 	int use = ktls_hs_ticket_use(version);
+	struct ktls_peer_cert *peer = NULL;
 	struct ktls_hs_ticket_key key;
-	size_t body;
+	size_t body, max = KTLS_HS_TICKET_MAX_LEN;
+	u8 *buf = stack;
 	int err;
 
 	memset(st, 0, sizeof(*st));
 	/* The format first: nothing else of another format means a thing. */
+	if (len && in[0] == KTLS_HS_TICKET_FORMAT_PEER && room) {
+		peer = room->peer;
+		buf = room->buf;
+		max = KTLS_HS_TICKET_PEER_MAX_LEN;
+	} else if (len && in[0] != KTLS_HS_TICKET_FORMAT) {
+		return -EBADMSG;
+	}
 	if (use < 0 || len < KTLS_HS_TICKET_HDR_LEN + KTLS_HS_TICKET_TAG_LEN ||
-	    len > KTLS_HS_TICKET_MAX_LEN || in[0] != KTLS_HS_TICKET_FORMAT)
+	    len > max)
 		return -EBADMSG;
 	if (!ktls_hs_ticket_keys_find(k, now_ms, get_unaligned_be32(in + 1),
 				      &key))
@@ -232,16 +263,28 @@ int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
 	memzero_explicit(&key, sizeof(key));
 	/* Sealed with the key of @version, so of it: checked all the same. */
 	if (!err && (!ktls_hs_ticket_decode(buf, body - KTLS_HS_TICKET_TAG_LEN,
-					    st) || st->version != version))
+					    peer, st) ||
+		     st->version != version))
 		err = -EBADMSG;
-	memzero_explicit(buf, sizeof(buf));
+	memzero_explicit(buf, body);
 	if (!err && !ktls_hs_ticket_fresh(st, now_ms))
 		err = -EKEYEXPIRED;
-	if (err)
+	if (err) {
+		if (peer)
+			memzero_explicit(peer, sizeof(*peer));
 		memzero_explicit(st, sizeof(*st));
+	}
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_open);
+
+void ktls_hs_ticket_forget(struct ktls_hs_ticket_state *st)
+{
+	if (st->peer)
+		memzero_explicit(st->peer, sizeof(*st->peer));
+	memzero_explicit(st, sizeof(*st));
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_forget);
 
 static int ktls_hs_ticket_id_digest(const struct ktls_identity *id, u8 *out)
 {
@@ -257,6 +300,13 @@ int ktls_hs_ticket_issue(struct ktls_hs_ticket_keys *k,
 {
 	int err;
 
+	if (st->peer) {
+		st->lifetime_s = ktls_hs_ticket_peer_lifetime(st->peer,
+							      st->lifetime_s,
+							      ktime_get_real_seconds());
+		if (!st->lifetime_s)
+			return -ENOKEY;
+	}
 	st->sni_len = strnlen(sni, KTLS_HS_TICKET_SNI_MAX);
 	memcpy(st->sni, sni, st->sni_len);
 	err = ktls_hs_ticket_id_digest(id, st->id_digest);
@@ -264,6 +314,7 @@ int ktls_hs_ticket_issue(struct ktls_hs_ticket_keys *k,
 		return err;
 	return ktls_hs_ticket_seal(k, st->created_ms, st, out, cap);
 }
+EXPORT_SYMBOL_IF_KUNIT(ktls_hs_ticket_issue);
 
 bool ktls_hs_ticket_bound(const struct ktls_hs_ticket_state *st,
 			  const struct ktls_identity *id,

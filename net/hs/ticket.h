@@ -10,17 +10,24 @@
  * Nothing here knows the TLS version of the session it seals: the TLS
  * 1.3 handshake puts a resumption PSK in the state, a TLS 1.2 one
  * would put its master secret, and both go through the same sealing.
+ * A session whose client was authenticated by certificate carries what
+ * was verified of it (ticket_peer.c), which a resumption checks against
+ * the listener's trust store again.
  */
 #ifndef _KTLS_HS_TICKET_H
 #define _KTLS_HS_TICKET_H
 
+#include <linux/time64.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
 #include <ktls_hs/kdf.h>
+#include <ktls_hs/trust.h>
 
 struct ktls_hs_client_hello;
 struct ktls_identity;
+struct ktls_peer_cert;
+struct ktls_trust;
 struct net;
 
 #define KTLS_HS_TICKET_SECRET_LEN	32
@@ -86,6 +93,9 @@ void ktls_hs_ticket_keyring_exit(void);
  *		authenticated with: the ticket resumes under that identity only
  * @sni_len:	bytes of @sni, 0 if the client sent no server_name
  * @sni:	the server_name of the session, which a resumption must repeat
+ * @peer:	the client certificate the session was authenticated with,
+ *		NULL for none: sealed from it, opened into it (see
+ *		struct ktls_hs_ticket_room)
  */
 struct ktls_hs_ticket_state {
 	u16 version;
@@ -99,15 +109,20 @@ struct ktls_hs_ticket_state {
 	u8 id_digest[KTLS_HS_TICKET_DIGEST_LEN];
 	u8 sni_len;
 	u8 sni[KTLS_HS_TICKET_SNI_MAX];
+	struct ktls_peer_cert *peer;
 };
 
 /*
  * Sealed: format(1) key_id(4) salt(16) ciphertext tag(16); the plaintext
  * is the state above, serialised with its variable parts as long as they
  * are.  Format 1 sealed every ticket with one key per generation; format
- * 2 seals TLS 1.3 and TLS 1.2 tickets with keys of their own.
+ * 2 seals TLS 1.3 and TLS 1.2 tickets with keys of their own; format 3
+ * is format 2 with the client's certificate behind (the peer block), for
+ * a session that verified one.  Tickets without a peer stay format 2, so
+ * that a fleet part of whose machines predate format 3 still resumes them.
  */
 #define KTLS_HS_TICKET_FORMAT		2
+#define KTLS_HS_TICKET_FORMAT_PEER	3
 #define KTLS_HS_TICKET_SALT_LEN		16
 #define KTLS_HS_TICKET_HDR_LEN		(1 + 4 + KTLS_HS_TICKET_SALT_LEN)
 #define KTLS_HS_TICKET_PLAIN_MAX	(2 + 2 + 1 + 8 + 4 + 4 + \
@@ -118,6 +133,35 @@ struct ktls_hs_ticket_state {
 					 KTLS_HS_TICKET_PLAIN_MAX + 16)
 
 /*
+ * The peer block (ticket_peer.c): leaf_sha256(32) not_after(8)
+ * anchor_sha256(32) depth(1) flags(1) subject<0..255> issuer<0..255>
+ * nr_sans(1), then per name type(1) text<1..2^16-1>; the names' text,
+ * each NUL-terminated, fills at most the peer's KTLS_PEER_SAN_BYTES.
+ */
+#define KTLS_HS_TICKET_PEER_MAX		(32 + 8 + 32 + 1 + 1 + \
+					 2 * KTLS_PEER_NAME_MAX + 1 + \
+					 KTLS_PEER_MAX_SANS * 3 + \
+					 KTLS_PEER_SAN_BYTES)
+#define KTLS_HS_TICKET_PEER_MAX_LEN	(KTLS_HS_TICKET_MAX_LEN + \
+					 KTLS_HS_TICKET_PEER_MAX)
+
+/* Flags of the peer block */
+#define KTLS_HS_TICKET_PEER_SANS_TRUNCATED	0x01
+
+/**
+ * struct ktls_hs_ticket_room - where a ticket with a peer block is made
+ * or opened: too large for the softirq stack, so the handshake lends
+ * memory of its own (the chain verifier's, idle before the client's
+ * Certificate and after it was verified)
+ * @peer:	the client certificate, sealed from or opened into
+ * @buf:	KTLS_HS_TICKET_PEER_MAX_LEN bytes, 8-byte aligned
+ */
+struct ktls_hs_ticket_room {
+	struct ktls_peer_cert *peer;
+	u8 *buf;
+};
+
+/*
  * A ticket made up to this long before its own creation time, by the
  * clock of the machine that opens it, counts as made just now: the
  * wall clocks of a fleet's machines are close, not equal.
@@ -126,30 +170,38 @@ struct ktls_hs_ticket_state {
 
 /*
  * Seal @st under the current key of @k (rotating it first when due) into
- * @out, of @cap bytes, with the key for @st->version's tickets.  Returns
- * the ticket's length, -EINVAL, or -ENOKEY when @k has no key to seal
- * with (the operator's key was revoked): the session gets no ticket.
+ * @out, of @cap bytes, with the key for @st->version's tickets; in format
+ * 3 when @st->peer is set.  Returns the ticket's length, -EINVAL, or
+ * -ENOKEY when @k has no key to seal with (the operator's key was
+ * revoked): the session gets no ticket.
  */
 int ktls_hs_ticket_seal(struct ktls_hs_ticket_keys *k, u64 now_ms,
 			const struct ktls_hs_ticket_state *st, u8 *out,
 			size_t cap);
 /*
  * Open a ticket a client presented into @st, as one of a TLS @version
- * session.  0, or: -EBADMSG for a ticket that is not one of ours, of
- * another format or another version, or was altered, -ENOKEY when its
- * key was rotated out, -EKEYEXPIRED past its lifetime.  @st holds
- * nothing on failure; every failure means a full handshake, never an
- * alert.
+ * session.  A ticket with a peer block opens only with a @room, into
+ * @room->peer (@st->peer then points at it); without one, it is
+ * -EBADMSG as a ticket of an unknown format is.  0, or: -EBADMSG for a
+ * ticket that is not one of ours, of another format or another version,
+ * or was altered, -ENOKEY when its key was rotated out, -EKEYEXPIRED
+ * past its lifetime.  @st (and @room->peer) hold nothing on failure;
+ * every failure means a full handshake, never an alert.
  */
 int ktls_hs_ticket_open(struct ktls_hs_ticket_keys *k, u64 now_ms,
 			u16 version, const u8 *in, size_t len,
+			const struct ktls_hs_ticket_room *room,
 			struct ktls_hs_ticket_state *st);
+/* Wipe @st, and the peer it was opened into if any. */
+void ktls_hs_ticket_forget(struct ktls_hs_ticket_state *st);
 
 /*
  * Bind @st to the session's identity @id (the SHA-256 of its leaf
- * certificate) and the client's server name @sni ("" if none), then
+ * certificate) and the client's server name @sni ("" if none), cap its
+ * lifetime at the end of @st->peer's validity if it has a peer, then
  * seal it as ktls_hs_ticket_seal() does, at @st->created_ms.  Returns
- * the ticket's length or an errno.
+ * the ticket's length or an errno; -ENOKEY: the session gets no ticket
+ * (no key to seal with, or a client certificate about to expire).
  */
 int ktls_hs_ticket_issue(struct ktls_hs_ticket_keys *k,
 			 struct ktls_hs_ticket_state *st,
@@ -162,5 +214,29 @@ int ktls_hs_ticket_issue(struct ktls_hs_ticket_keys *k,
 bool ktls_hs_ticket_bound(const struct ktls_hs_ticket_state *st,
 			  const struct ktls_identity *id,
 			  const struct ktls_hs_client_hello *ch);
+
+/* ticket_peer.c: the peer block */
+size_t ktls_hs_ticket_peer_len(const struct ktls_peer_cert *peer);
+void ktls_hs_ticket_peer_encode(const struct ktls_peer_cert *peer, u8 *p);
+bool ktls_hs_ticket_peer_decode(const u8 *p, size_t len,
+				struct ktls_peer_cert *peer);
+/*
+ * Seconds a ticket of @peer's session may live, of the @lifetime_s
+ * asked for, at the real time @now: not past the end of the client
+ * certificate's validity.  0: no ticket.
+ */
+u32 ktls_hs_ticket_peer_lifetime(const struct ktls_peer_cert *peer,
+				 u32 lifetime_s, time64_t now);
+/*
+ * Whether the client side of @st resumes under a listener with the
+ * trust store @trust (NULL: none), which insists on a client
+ * certificate if @required, at the real time @now.  A ticket without a
+ * peer resumes where a certificate is optional; one with a peer only
+ * while its anchor is still in @trust and valid, its leaf is not on the
+ * denylist and has not expired.
+ */
+bool ktls_hs_ticket_peer_trusted(const struct ktls_hs_ticket_state *st,
+				 const struct ktls_trust *trust,
+				 bool required, time64_t now);
 
 #endif /* _KTLS_HS_TICKET_H */

@@ -18,6 +18,7 @@
 #include "codec.h"
 #include "engine.h"
 
+struct ktls_hs_ticket_room;
 struct ktls_identity;
 
 /* ServerKeyExchange: curve_type named_curve (RFC 8422 5.4) */
@@ -109,29 +110,37 @@ int ktls_hs12_parse_client_key_exchange(const u8 *msg, size_t len,
  * struct ktls_hs12_resumption - the session a ClientHello's ticket resumes
  * @suite:	its suite; NULL: no session is resumed
  * @master:	its master secret
+ * @peer:	the client certificate its ticket carried, in the room's
+ *		peer; NULL: none
  */
 struct ktls_hs12_resumption {
 	const struct ktls_hs12_suite *suite;
 	u8 master[KTLS_TLS12_MASTER_SIZE];
+	struct ktls_peer_cert *peer;
 };
 
 /*
  * tls12_ticket.c: the session @ch resumes under @cfg with the identity
- * @id it picked, if any (RFC 5077 3.4, RFC 7627 5.3).  0, with
- * @r->suite NULL for a full handshake; or the alert.
+ * @id it picked, if any (RFC 5077 3.4, RFC 7627 5.3); a ticket with a
+ * client certificate is opened in @room, NULL for a listener without a
+ * trust store.  0, with @r->suite NULL for a full handshake; or the
+ * alert.
  */
 int ktls_hs12_ticket_select(const struct ktls_hs_config *cfg,
 			    const struct ktls_hs_client_hello *ch,
 			    const struct ktls_identity *id,
+			    const struct ktls_hs_ticket_room *room,
 			    struct ktls_hs12_resumption *r);
 /*
  * Append a NewSessionTicket to @b for the session of @master with
  * @suite, its extended master secret use @ems, authenticated with @id
- * for the client's @sni ("" if none).
+ * for the client's @sni ("" if none); with @room, for the client
+ * certificate @room->peer.
  */
 int ktls_hs12_ticket_new(const struct ktls_hs_config *cfg, u16 suite,
 			 const u8 *master, bool ems,
 			 const struct ktls_identity *id, const char *sni,
+			 const struct ktls_hs_ticket_room *room,
 			 struct ktls_hs_buf *b);
 
 /*

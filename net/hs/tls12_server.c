@@ -71,14 +71,14 @@ const struct ktls_hs12_suite *ktls_hs12_suite_find(u16 id)
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_suite_find);
 
-size_t ktls_hs12_out_len(size_t cert_len)
+size_t ktls_hs12_out_len(size_t cert_len, size_t nst_len)
 {
 	/*
 	 * All in plaintext records but the Finished, within the extra; a
 	 * 1.3 NewSessionTicket bounds ours.
 	 */
 	return ktls_hs_tx_framed_len(cert_len + KTLS_HS12_OUT_EXTRA +
-				     KTLS_HS_NST_MAX, false) +
+				     nst_len, false) +
 	       KTLS_HS_ALERT_ROOM;
 }
 
@@ -361,12 +361,15 @@ int ktls_hs12_client_hello(struct ktls_hs *hs,
 			   const u8 *msg, size_t len)
 {
 	struct ktls_hs12_resumption r;
+	struct ktls_hs_ticket_room room;
 	struct ktls_hs12_choice c;
 	int err;
 
 	err = ktls_hs12_negotiate(hs->cfg, ch, &c);
 	if (!err)
-		err = ktls_hs12_ticket_select(hs->cfg, ch, c.id, &r);
+		err = ktls_hs12_ticket_select(hs->cfg, ch, c.id,
+					      ktls_hs_ticket_room(hs, &room),
+					      &r);
 	if (err)
 		return ktls_hs_refuse_hello(hs, err);
 	if (r.suite) {
@@ -655,15 +658,23 @@ out:
 	return err;
 }
 
-/* RFC 5077 3.3: in the transcript, ahead of our ChangeCipherSpec. */
+/*
+ * RFC 5077 3.3: in the transcript, ahead of our ChangeCipherSpec.  With
+ * the client's certificate, verified by now, if it sent one.
+ */
 static int ktls_hs12_send_ticket(struct ktls_hs *hs)
 {
+	const struct ktls_hs_ticket_room *peer = NULL;
+	struct ktls_hs_ticket_room room;
 	struct ktls_hs_buf b;
 	int err;
 
+	if (hs->session.peer_verified)
+		peer = ktls_hs_ticket_room(hs, &room);
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs12_ticket_new(hs->cfg, hs->tls12.suite->id, hs->master,
-				   hs->tls12.ems, hs->id, hs->session.sni, &b);
+				   hs->tls12.ems, hs->id, hs->session.sni,
+				   peer, &b);
 	if (!err)
 		err = ktls_hs12_send(hs, &b);
 	return err;
@@ -706,6 +717,8 @@ static int ktls_hs12_resume(struct ktls_hs *hs,
 	int err;
 
 	hs->session.resumed = true;
+	/* The client its ticket carried, which the store still vouches for. */
+	hs->session.peer_verified = !!r->peer;
 	hs->session.group = 0;
 	hs->sni_ack = false;
 	c->exts.sni_ack = false;

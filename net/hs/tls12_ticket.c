@@ -15,11 +15,14 @@
  *
  * A ticket that is not ours, altered, expired, of a key rotated out, of
  * another format, version, suite, identity or server_name is not taken, and a
- * full handshake follows: a ticket is only a hint (RFC 5077 3.4).  The
- * one alert is RFC 7627 5.3's, for a session with the extended master
- * secret offered without it.
+ * full handshake follows: a ticket is only a hint (RFC 5077 3.4).  So is
+ * one whose client certificate the listener's trust store no longer
+ * vouches for, or one without a certificate where the listener requires
+ * one (ticket_peer.c).  The one alert is RFC 7627 5.3's, for a session
+ * with the extended master secret offered without it.
  */
 #include <linux/errno.h>
+#include <linux/ktime.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
@@ -66,8 +69,11 @@ static int ktls_hs12_ticket_ems(const struct ktls_hs_ticket_state *st,
 int ktls_hs12_ticket_select(const struct ktls_hs_config *cfg,
 			    const struct ktls_hs_client_hello *ch,
 			    const struct ktls_identity *id,
+			    const struct ktls_hs_ticket_room *room,
 			    struct ktls_hs12_resumption *r)
 {
+	bool required = cfg->trust &&
+			cfg->client_auth == KTLS_HS_CLIENT_AUTH_REQUIRED;
 	const struct ktls_hs12_suite *suite;
 	struct ktls_hs_ticket_state st;
 	bool resume = false;
@@ -80,20 +86,25 @@ int ktls_hs12_ticket_select(const struct ktls_hs_config *cfg,
 	if (ktls_hs_ticket_open(cfg->tickets,
 				ktls_hs_ticket_keys_now(cfg->tickets),
 				KTLS_VERSION_TLS12, ch->session_ticket.data,
-				ch->session_ticket.len, &st))
+				ch->session_ticket.len, room, &st))
 		return 0;
 	if (st.secret_len != KTLS_TLS12_MASTER_SIZE)
 		goto out;
 	suite = ktls_hs12_ticket_suite(cfg, ch, &st);
-	if (!suite || !ktls_hs_ticket_bound(&st, id, ch))
+	if (!suite || !ktls_hs_ticket_bound(&st, id, ch) ||
+	    !ktls_hs_ticket_peer_trusted(&st, cfg->trust, required,
+					 ktime_get_real_seconds()))
 		goto out;
 	err = ktls_hs12_ticket_ems(&st, ch, &resume);
 	if (!resume)
 		goto out;
 	r->suite = suite;
 	memcpy(r->master, st.secret, KTLS_TLS12_MASTER_SIZE);
+	r->peer = st.peer;
+	/* The peer stays where it was opened: the session's now. */
+	st.peer = NULL;
 out:
-	memzero_explicit(&st, sizeof(st));
+	ktls_hs_ticket_forget(&st);
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_ticket_select);
@@ -101,11 +112,21 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_ticket_select);
 int ktls_hs12_ticket_new(const struct ktls_hs_config *cfg, u16 suite,
 			 const u8 *master, bool ems,
 			 const struct ktls_identity *id, const char *sni,
+			 const struct ktls_hs_ticket_room *room,
 			 struct ktls_hs_buf *b)
 {
 	struct ktls_hs_ticket_state st = {};
-	u8 ticket[KTLS_HS_TICKET_MAX_LEN];
-	int len;
+	u8 stack[KTLS_HS_TICKET_MAX_LEN];
+	size_t cap = sizeof(stack);
+	u8 *ticket = stack;
+	u32 lifetime;
+	int len, err;
+
+	if (room) {
+		st.peer = room->peer;
+		ticket = room->buf;
+		cap = KTLS_HS_TICKET_PEER_MAX_LEN;
+	}
 
 	st.version = KTLS_VERSION_TLS12;
 	st.suite = suite;
@@ -114,19 +135,21 @@ int ktls_hs12_ticket_new(const struct ktls_hs_config *cfg, u16 suite,
 	st.lifetime_s = cfg->ticket_lifetime;
 	st.secret_len = KTLS_TLS12_MASTER_SIZE;
 	memcpy(st.secret, master, KTLS_TLS12_MASTER_SIZE);
-	len = ktls_hs_ticket_issue(cfg->tickets, &st, id, sni, ticket,
-				   sizeof(ticket));
+	len = ktls_hs_ticket_issue(cfg->tickets, &st, id, sni, ticket, cap);
+	lifetime = st.lifetime_s;
 	memzero_explicit(&st, sizeof(st));
 	/*
-	 * No key to seal with (the operator's was revoked): the ServerHello
-	 * announced a ticket, so RFC 5077 3.3's empty one takes it back.
+	 * No ticket after all (the operator's key was revoked, the client's
+	 * certificate is about to expire): the ServerHello announced one,
+	 * so RFC 5077 3.3's empty one takes it back.
 	 */
 	if (len == -ENOKEY)
 		return ktls_hs12_build_new_session_ticket(b, 0, ticket, 0);
 	if (len < 0)
 		return len;
 	/* RFC 5077 3.3: the hint is the lifetime the ticket was sealed with. */
-	return ktls_hs12_build_new_session_ticket(b, cfg->ticket_lifetime,
-						  ticket, len);
+	err = ktls_hs12_build_new_session_ticket(b, lifetime, ticket, len);
+	memzero_explicit(ticket, len);
+	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs12_ticket_new);

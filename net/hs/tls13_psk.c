@@ -19,9 +19,12 @@
  *
  * A ticket resumes only what was authenticated: the same identity (the
  * SHA-256 of its leaf certificate, which the ClientHello must pick again
- * by its server_name) and the same server_name.
+ * by its server_name) and the same server_name; and, under a listener
+ * that asks for client certificates, a client its trust store still
+ * vouches for (ticket_peer.c), or none where one is optional.
  */
 #include <linux/errno.h>
+#include <linux/ktime.h>
 #include <linux/random.h>
 #include <linux/string.h>
 #include <linux/unaligned.h>
@@ -119,8 +122,13 @@ static int ktls_hs_psk_check_binder(const struct ktls_hs_client_hello *ch,
 int ktls_hs_psk_select(const struct ktls_hs_config *cfg,
 		       const struct ktls_hs_client_hello *ch, const u8 *msg,
 		       const struct ktls_transcript *t,
-		       const struct ktls_hs_choice *c, struct ktls_hs_psk *psk)
+		       const struct ktls_hs_choice *c,
+		       const struct ktls_hs_ticket_room *room,
+		       struct ktls_hs_psk *psk)
 {
+	bool required = cfg->trust &&
+			cfg->client_auth == KTLS_HS_CLIENT_AUTH_REQUIRED;
+	time64_t now = ktime_get_real_seconds();
 	struct ktls_hs_ticket_state st;
 	struct ktls_rd walk, identity;
 	unsigned int i;
@@ -145,12 +153,13 @@ int ktls_hs_psk_select(const struct ktls_hs_config *cfg,
 		 */
 		if (ktls_hs_ticket_open(cfg->tickets, now_ms,
 					KTLS_VERSION_TLS13, identity.p,
-					identity.left, &st))
+					identity.left, room, &st))
 			continue;
 		if (ktls_hs_psk_usable(&st, ch, c, get_unaligned_be32(age),
-				       now_ms))
+				       now_ms) &&
+		    ktls_hs_ticket_peer_trusted(&st, cfg->trust, required, now))
 			break;
-		memzero_explicit(&st, sizeof(st));
+		ktls_hs_ticket_forget(&st);
 	}
 	if (i == KTLS_HS_PSK_TRY_MAX)
 		return 0;
@@ -158,10 +167,14 @@ int ktls_hs_psk_select(const struct ktls_hs_config *cfg,
 	psk->index = i;
 	psk->len = st.secret_len;
 	memcpy(psk->secret, st.secret, st.secret_len);
+	psk->peer = st.peer;
 	memzero_explicit(&st, sizeof(st));
 	err = ktls_hs_psk_check_binder(ch, msg, t, c->suite->hash, psk);
-	if (err)
+	if (err) {
+		if (psk->peer)
+			memzero_explicit(psk->peer, sizeof(*psk->peer));
 		memzero_explicit(psk, sizeof(*psk));
+	}
 	return err;
 }
 EXPORT_SYMBOL_IF_KUNIT(ktls_hs_psk_select);
@@ -170,13 +183,22 @@ int ktls_hs_psk_new_ticket(const struct ktls_hs_config *cfg,
 			   enum ktls_hash hash, u16 suite,
 			   const u8 *res_master, size_t n,
 			   const struct ktls_identity *id, const char *sni,
+			   const struct ktls_hs_ticket_room *room,
 			   struct ktls_hs_buf *b)
 {
 	/* One ticket per connection: its nonce need not be more. */
 	static const u8 nonce[1];
 	struct ktls_hs_ticket_state st = {};
-	u8 ticket[KTLS_HS_TICKET_MAX_LEN];
+	u8 stack[KTLS_HS_TICKET_MAX_LEN];
+	size_t cap = sizeof(stack);
+	u8 *ticket = stack;
 	int len, err;
+
+	if (room) {
+		st.peer = room->peer;
+		ticket = room->buf;
+		cap = KTLS_HS_TICKET_PEER_MAX_LEN;
+	}
 
 	st.version = KTLS_VERSION_TLS13;
 	st.suite = suite;
@@ -188,8 +210,7 @@ int ktls_hs_psk_new_ticket(const struct ktls_hs_config *cfg,
 					sizeof(nonce), st.secret, n);
 	if (err)
 		goto out;
-	len = ktls_hs_ticket_issue(cfg->tickets, &st, id, sni, ticket,
-				   sizeof(ticket));
+	len = ktls_hs_ticket_issue(cfg->tickets, &st, id, sni, ticket, cap);
 	if (len < 0) {
 		err = len;
 		goto out;
@@ -197,6 +218,7 @@ int ktls_hs_psk_new_ticket(const struct ktls_hs_config *cfg,
 	err = ktls_hs_build_new_session_ticket(b, st.lifetime_s, st.age_add,
 					       nonce, sizeof(nonce), ticket,
 					       len);
+	memzero_explicit(ticket, len);
 out:
 	memzero_explicit(&st, sizeof(st));
 	return err;

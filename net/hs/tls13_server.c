@@ -59,8 +59,9 @@ static_assert(__alignof__(struct ktls_hs_kex) <= KTLS_HS_RX_SPARE_ALIGN);
 /*
  * Output bytes a TLS 1.3 exchange needs with a Certificate message of
  * @cert_len bytes.  Everything may be queued at once: HelloRetryRequest,
- * one ChangeCipherSpec, ServerHello, the protected rest, a ticket, an
- * alert.  Room for the ticket is kept whether tickets are on or not,
+ * one ChangeCipherSpec, ServerHello, the protected rest, a ticket of
+ * @nst_len bytes, an alert.  Room for the ticket is kept whether tickets
+ * are on or not,
  * so that turning them on never makes an identity's chain too large
  * for the pool after setsockopt(KTLS_HS_IDENTITY) accepted it.
  * Protected records are counted at 2^14 bytes: a client's smaller
@@ -68,7 +69,7 @@ static_assert(__alignof__(struct ktls_hs_kex) <= KTLS_HS_RX_SPARE_ALIGN);
  * (ktls_hs13_record_limit()).  The extra record of framing per part is
  * margin.
  */
-size_t ktls_hs13_out_len(size_t cert_len)
+size_t ktls_hs13_out_len(size_t cert_len, size_t nst_len)
 {
 	size_t flight = KTLS_HS_EE_MAX + cert_len + KTLS_HS_CV_MAX +
 			KTLS_HS_FIN_MAX;
@@ -77,7 +78,7 @@ size_t ktls_hs13_out_len(size_t cert_len)
 	       KTLS_HS_CCS_LEN +
 	       ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
 	       ktls_hs_tx_framed_len(flight, true) +
-	       ktls_hs_tx_framed_len(KTLS_HS_NST_MAX, true) +
+	       ktls_hs_tx_framed_len(nst_len, true) +
 	       2 * KTLS_HEADER_LEN + KTLS_HS_PROT_OVERHEAD +
 	       KTLS_HS_ALERT_ROOM;
 }
@@ -102,7 +103,7 @@ static bool ktls_hs13_limit_fits(const struct ktls_hs *hs,
 		parts[0] += ktls_hs_cert_request_len(hs->cfg) +
 			    ktls_hs_cert_msg_len(hs->id) + KTLS_HS_CV_MAX;
 	if (hs->cfg->tickets)
-		parts[nr++] = KTLS_HS_NST_MAX;
+		parts[nr++] = ktls_hs_nst_len(hs->cfg);
 	before = hs->tx.len + ktls_hs_tx_framed_len(KTLS_HS_SH_MAX, false) +
 		 KTLS_HS_CCS_LEN + KTLS_HS_ALERT_ROOM;
 	if (before > hs->tx.cap)
@@ -144,6 +145,8 @@ static void ktls_hs_accept(struct ktls_hs *hs,
 	s->group = c->group;
 	s->cipher_type = c->suite->cipher_type;
 	s->resumed = hs->psk.len != 0;
+	/* The client its ticket carried, which the store still vouches for. */
+	s->peer_verified = !!hs->psk.peer;
 	/* RFC 6066 3: a resumed session does not acknowledge the name. */
 	if (s->resumed)
 		hs->sni_ack = false;
@@ -414,6 +417,7 @@ int ktls_hs13_client_hello(struct ktls_hs *hs,
 			   const struct ktls_hs_client_hello *ch,
 			   const u8 *msg, size_t len)
 {
+	struct ktls_hs_ticket_room room;
 	struct ktls_hs_choice c;
 	int err;
 
@@ -426,7 +430,8 @@ int ktls_hs13_client_hello(struct ktls_hs *hs,
 	/* After a HelloRetryRequest, the binders cover it: decided then. */
 	if (c.share.len) {
 		err = ktls_hs_psk_select(hs->cfg, ch, msg, &hs->transcript,
-					 &c, &hs->psk);
+					 &c, ktls_hs_ticket_room(hs, &room),
+					 &hs->psk);
 		if (err)
 			return err;
 	}
@@ -474,6 +479,7 @@ static int ktls_hs_check_client_hello2(struct ktls_hs *hs,
 int ktls_hs13_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
 				 size_t len)
 {
+	struct ktls_hs_ticket_room room;
 	struct ktls_hs_client_hello ch;
 	struct ktls_hs_choice c;
 	int err;
@@ -490,7 +496,7 @@ int ktls_hs13_wait_client_hello2(struct ktls_hs *hs, const u8 *msg,
 	if (c.suite != hs->suite || c.group != hs->hrr_group || !c.share.len)
 		return KTLS_ALERT_ILLEGAL_PARAMETER;
 	err = ktls_hs_psk_select(hs->cfg, &ch, msg, &hs->transcript, &c,
-				 &hs->psk);
+				 ktls_hs_ticket_room(hs, &room), &hs->psk);
 	if (err)
 		return err;
 	ktls_hs_accept(hs, &ch, &c);
@@ -568,12 +574,16 @@ static int ktls_hs_server_app_keys(struct ktls_hs *hs)
  * RFC 8446 4.6.1: a NewSessionTicket right behind the handshake, under
  * our first application traffic key, so the record layer takes over at
  * the sequence number after it.  The resumption master secret is over
- * the transcript through the client's Finished (@msg).
+ * the transcript through the client's Finished (@msg).  With a client
+ * certificate, that Finished came after it was verified; the ticket
+ * carries it (a resumed session's, the one its own ticket carried).
  */
 static int ktls_hs_send_ticket(struct ktls_hs *hs, const u8 *msg, size_t len)
 {
 	const struct ktls_hs_suite *s = hs->suite;
 	u8 res[KTLS_HASH_MAX_SIZE], th[KTLS_HASH_MAX_SIZE];
+	const struct ktls_hs_ticket_room *peer = NULL;
+	struct ktls_hs_ticket_room room;
 	const struct ktls_cipher *cs;
 	union ktls_crypto_info *ci = &hs->keys.tx;
 	size_t n = hs->hash_len;
@@ -591,10 +601,15 @@ static int ktls_hs_send_ticket(struct ktls_hs *hs, const u8 *msg, size_t len)
 					hs->master, n, th, n, res, n);
 	if (err)
 		goto out;
+	if (hs->session.peer_verified)
+		peer = ktls_hs_ticket_room(hs, &room);
 	ktls_hs_tx_stage(&hs->tx, &b);
 	err = ktls_hs_psk_new_ticket(hs->cfg, s->hash, s->id, res, n, hs->id,
-				     hs->session.sni, &b);
-	/* No key to seal with (the operator's was revoked): no ticket. */
+				     hs->session.sni, peer, &b);
+	/*
+	 * No key to seal with (the operator's was revoked), a client
+	 * certificate about to expire: no ticket.
+	 */
 	if (err == -ENOKEY) {
 		err = 0;
 		goto out;

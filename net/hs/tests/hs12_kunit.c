@@ -549,7 +549,8 @@ static struct tk12 *tk12_session(struct kunit *test, bool ems)
 
 	KUNIT_ASSERT_EQ(test, ktls_hs12_ticket_new(&t->cfg, 0xc02b, t->master,
 						   ems, &t->id,
-						   "www.example.test", &b), 0);
+						   "www.example.test", NULL, &b),
+			0);
 	KUNIT_ASSERT_GT(test, b.len, 10);
 	KUNIT_EXPECT_EQ(test, b.data[0], KTLS_HS_NEW_SESSION_TICKET);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(b.data + 4), 600);
@@ -561,7 +562,7 @@ static struct tk12 *tk12_session(struct kunit *test, bool ems)
 
 static int tk12_select(struct tk12 *t, const struct ktls_identity *id)
 {
-	return ktls_hs12_ticket_select(&t->cfg, &t->ch, id, &t->r);
+	return ktls_hs12_ticket_select(&t->cfg, &t->ch, id, NULL, &t->r);
 }
 
 /* The session, with its master secret and suite. */

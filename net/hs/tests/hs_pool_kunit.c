@@ -18,6 +18,7 @@
 #include <linux/workqueue.h>
 
 #include <ktls_hs/identity.h>
+#include <ktls_hs/trust.h>
 
 #include "../engine.h"
 #include "../pool.h"
@@ -558,14 +559,20 @@ static void pool_race_batched(struct kunit *test)
 	pool_race(test, limit, limit + 4);
 }
 
-/* An engine for a chain of certificates of these DER lengths. */
-static size_t pt_engine_size(const u32 *lens, unsigned int nr)
+/*
+ * An engine for a chain of certificates of these DER lengths, on a
+ * listener that asks for client certificates if @auth (the store's
+ * contents do not count: only that there is one).
+ */
+static size_t pt_engine_size(const u32 *lens, unsigned int nr, bool auth)
 {
+	static struct ktls_trust store;
 	struct ktls_identity_cert certs[KTLS_IDENTITY_MAX_CERTS] = { };
 	struct ktls_identity id = { .nr_certs = nr, .certs = certs };
 	struct ktls_hs_config cfg = {
 		.identities = { &id },
 		.nr_identities = 1,
+		.trust = auth ? &store : NULL,
 	};
 	unsigned int i;
 
@@ -578,7 +585,11 @@ static size_t pt_engine_size(const u32 *lens, unsigned int nr)
  * What the engine needs for P-256 chains of one to three certificates:
  * lengths as openssl makes them for the selftests (leaf, CA), a leaf
  * under an intermediate, and lengths of a public CA's chain with SCTs
- * and a cross-signed root.  All of them take the small block.
+ * and a cross-signed root.  All of them take the small block.  With
+ * client certificates asked for, the verifier's memory and the larger
+ * NewSessionTicket of a ticket that carries the client's certificate
+ * (some 2.7 and 1.1 KiB) make even the shortest chain take the large
+ * one: the verifier's memory alone did.
  */
 static void pool_engine_sizes(struct kunit *test)
 {
@@ -586,20 +597,28 @@ static void pool_engine_sizes(struct kunit *test)
 		const char *what;
 		u32 lens[3];
 		unsigned int nr;
+		bool auth;
 		size_t block;
 	} cases[] = {
-		{ "leaf", { 662 }, 1, SZ_32K },
-		{ "leaf, root", { 662, 495 }, 2, SZ_32K },
-		{ "leaf, intermediate, root", { 662, 673, 495 }, 3, SZ_32K },
-		{ "public CA chain", { 1300, 1100, 1400 }, 3, SZ_32K },
-		{ "10 KiB of chain", { 4000, 3000, 3000 }, 3, SZ_64K },
-		{ "40 KiB leaf", { 40000, 495 }, 2, 0 },
+		{ "leaf", { 662 }, 1, false, SZ_32K },
+		{ "leaf, root", { 662, 495 }, 2, false, SZ_32K },
+		{ "leaf, intermediate, root", { 662, 673, 495 }, 3, false,
+		  SZ_32K },
+		{ "public CA chain", { 1300, 1100, 1400 }, 3, false, SZ_32K },
+		{ "10 KiB of chain", { 4000, 3000, 3000 }, 3, false, SZ_64K },
+		{ "40 KiB leaf", { 40000, 495 }, 2, false, 0 },
+		{ "leaf, root; client auth", { 662, 495 }, 2, true, SZ_64K },
+		{ "leaf, intermediate, root; client auth", { 662, 673, 495 }, 3,
+		  true, SZ_64K },
+		{ "public CA chain; client auth", { 1300, 1100, 1400 }, 3, true,
+		  SZ_64K },
 	};
 	unsigned int i;
 	size_t need;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		need = pt_engine_size(cases[i].lens, cases[i].nr);
+		need = pt_engine_size(cases[i].lens, cases[i].nr,
+				      cases[i].auth);
 		kunit_info(test, "%s: %zu bytes\n", cases[i].what, need);
 		KUNIT_EXPECT_EQ_MSG(test, ktls_hs_pool_block_size(need),
 				    cases[i].block, "%s", cases[i].what);

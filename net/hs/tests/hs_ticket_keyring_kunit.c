@@ -353,7 +353,7 @@ static int tkr_open(struct ktls_hs_ticket_keys *k, struct tkr *t,
 		    const u8 *in, int len)
 {
 	return ktls_hs_ticket_open(k, ktls_hs_ticket_keys_now(k),
-				   t->st.version, in, len, &t->got);
+				   t->st.version, in, len, NULL, &t->got);
 }
 
 /*
@@ -389,7 +389,8 @@ static void keyring_fleet(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->got.created_ms, t->st.created_ms);
 	KUNIT_EXPECT_EQ(test, ktls_hs_ticket_open(own,
 						  ktls_hs_ticket_keys_now(a),
-						  0x0304, t->t, len, &t->got),
+						  0x0304, t->t, len, NULL,
+						  &t->got),
 			-ENOKEY);
 
 	ktls_hs_ticket_keys_put(own);

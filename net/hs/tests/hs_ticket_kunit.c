@@ -60,7 +60,8 @@ static int tk_seal(struct ktls_hs_ticket_keys *k, u64 now, struct tk *tk,
 static int tk_open(struct ktls_hs_ticket_keys *k, u64 now, struct tk *tk,
 		   const u8 *in, size_t len)
 {
-	return ktls_hs_ticket_open(k, now, tk->st.version, in, len, &tk->got);
+	return ktls_hs_ticket_open(k, now, tk->st.version, in, len, NULL,
+				   &tk->got);
 }
 
 static void tk_state(struct ktls_hs_ticket_state *st, u64 now_ms,
@@ -289,23 +290,23 @@ static void ticket_version_keys(struct kunit *test)
 	len = tk_seal(k, now, tk, tk->t);
 	KUNIT_ASSERT_GT(test, len, 0);
 	KUNIT_EXPECT_EQ(test, ktls_hs_ticket_open(k, now, 0x0304, tk->t, len,
-						  &tk->got), -EBADMSG);
+						  NULL, &tk->got), -EBADMSG);
 	KUNIT_EXPECT_EQ(test, tk->got.secret_len, 0);
 	KUNIT_ASSERT_EQ(test, ktls_hs_ticket_open(k, now, 0x0303, tk->t, len,
-						  &tk->got), 0);
+						  NULL, &tk->got), 0);
 	tk_expect_same(test, &tk->st, &tk->got);
 
 	tk->st.version = 0x0304;
 	len = tk_seal(k, now, tk, tk->t);
 	KUNIT_ASSERT_GT(test, len, 0);
 	KUNIT_EXPECT_EQ(test, ktls_hs_ticket_open(k, now, 0x0303, tk->t, len,
-						  &tk->got), -EBADMSG);
+						  NULL, &tk->got), -EBADMSG);
 
 	/* No key for another version, to seal or to open with. */
 	tk->st.version = 0x0302;
 	KUNIT_EXPECT_EQ(test, tk_seal(k, now, tk, tk->t2), -EINVAL);
 	KUNIT_EXPECT_EQ(test, ktls_hs_ticket_open(k, now, 0x0302, tk->t, len,
-						  &tk->got), -EBADMSG);
+						  NULL, &tk->got), -EBADMSG);
 	ktls_hs_ticket_keys_put(k);
 }
 
