@@ -249,6 +249,8 @@ static int ktls_hs_get_peer(struct ktls_ctx *ctx, char __user *optval,
 	memcpy(info->sha256, p->fingerprint, sizeof(info->sha256));
 	info->not_after = p->not_after;
 	info->depth = p->depth;
+	if (conn->session.resumed)
+		info->flags |= KTLS_HS_PEER_F_RESUMED;
 	strscpy(info->subject, p->subject, sizeof(info->subject));
 	strscpy(info->issuer, p->issuer, sizeof(info->issuer));
 	ktls_hs_peer_sans(p, info->sans, sizeof(info->sans), &info->flags);

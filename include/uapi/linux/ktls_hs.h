@@ -117,8 +117,10 @@
 #define KTLS_HS_CLIENT_AUTH	116
 /*
  * get: struct ktls_hs_peer_info, the client certificate the handshake
- * verified.  ENOENT when the client sent none (or none was asked for),
- * EINPROGRESS while the handshake runs, its error if it failed.
+ * verified, or, for a session resumed from a ticket, the one its ticket
+ * carried (flag KTLS_HS_PEER_F_RESUMED).  ENOENT when the client sent
+ * none (or none was asked for), EINPROGRESS while the handshake runs,
+ * its error if it failed.
  */
 #define KTLS_HS_PEER		117
 
@@ -247,6 +249,11 @@ struct ktls_hs_peer_info {
 
 /* struct ktls_hs_peer_info flags */
 #define KTLS_HS_PEER_F_SANS_TRUNCATED	0x00000001U	/* more names than fit */
+/*
+ * Verified when the session's ticket was issued, not now: the session
+ * was resumed, and what it says is what its ticket carried.
+ */
+#define KTLS_HS_PEER_F_RESUMED		0x00000002U
 
 /* KTLS_HS_STATS: counters of one armed listener */
 struct ktls_hs_listen_stats {
