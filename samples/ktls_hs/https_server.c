@@ -23,7 +23,8 @@
  * "ktls_trust" key (ktls trust add NAME --ca CAS.pem): required unless
  * --client-auth optional; --ca-names names its CAs in the request.  A
  * verified client's subject and names come back in X-Client-Subject and
- * X-Client-SAN response headers.
+ * X-Client-SAN response headers, and X-Client-Resumed: yes when they are
+ * what a resumed session's ticket carried.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -209,8 +210,10 @@ static void peer_headers(int fd, char *out, size_t size)
 	nl = strchr(p.sans, '\n');
 	if (nl)
 		*nl = '\0';
-	snprintf(out, size, "X-Client-Subject: %.255s\r\nX-Client-SAN: %.700s\r\n",
-		 p.subject, p.sans);
+	snprintf(out, size,
+		 "X-Client-Subject: %.255s\r\nX-Client-SAN: %.700s\r\n%s",
+		 p.subject, p.sans, p.flags & KTLS_HS_PEER_F_RESUMED ?
+		 "X-Client-Resumed: yes\r\n" : "");
 	if (verbose)
 		fprintf(stderr, "client: %s (issuer %s) %s\n", p.subject,
 			p.issuer, p.sans);

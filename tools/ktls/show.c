@@ -443,7 +443,8 @@ static void show_session(const struct sock_ent *e, bool first)
 			str(p.issuer);
 			printf(", \"names\": ");
 			str(p.sans);
-			printf("}");
+			printf(", \"resumed\": %s}",
+			       p.flags & KTLS_HS_PEER_F_RESUMED ? "true" : "false");
 		}
 		printf("}");
 		return;
@@ -453,9 +454,11 @@ static void show_session(const struct sock_ent *e, bool first)
 	       e->version == 0x0304 ? "1.3" : e->version == 0x0303 ? "1.2" : "-",
 	       e->version ? cipher_name(e->cipher) : "(no keys)",
 	       conf_name(e->txconf), conf_name(e->rxconf));
+	/* Resumed: as verified when the session's ticket was issued. */
 	if (client)
-		printf("    client: %s (issuer %s)%s%s\n", p.subject, p.issuer,
-		       p.sans[0] ? " " : "", p.sans);
+		printf("    client: %s (issuer %s)%s%s%s\n", p.subject, p.issuer,
+		       p.sans[0] ? " " : "", p.sans,
+		       p.flags & KTLS_HS_PEER_F_RESUMED ? " (resumed)" : "");
 }
 
 /* "Name value" lines of a /proc/net file, as an object or as they are. */
