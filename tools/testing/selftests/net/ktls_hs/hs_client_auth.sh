@@ -175,16 +175,8 @@ served && ! grep -q "^X-Client-Subject" "$T/client.out"
 report $? "optional: TLS 1.2 without a certificate is served"
 
 # ktls show: the listener's setting, and a live session's client.
-(sleep 6 | timeout 15 openssl s_client -connect "127.0.0.1:$PORT" \
-	-CAfile "$T/ca.pem" -cert "$P/leaf1.pem" -key "$P/leaf1.key" \
-	> /dev/null 2>&1) &
-held=$!
-for i in $(seq 40); do
-	"$HS_BIN/ktls" show > "$T/client.out" 2>&1
-	grep -q "client: CN=client one" "$T/client.out" && break
-	sleep 0.2
-done
-wait "$held"
+hs_show_held "client: CN=client one" -connect "127.0.0.1:$PORT" \
+	-CAfile "$T/ca.pem" -cert "$P/leaf1.pem" -key "$P/leaf1.key"
 grep -q "client certificates: optional, trust store ktls-hs-test-clients" "$T/client.out" &&
 	grep -q "client: CN=client one, O=ktls-hs (issuer CN=ktls-hs client CA, O=ktls-hs) DNS:client.example.test,URI:spiffe://example.test/ns/default/sa/client,email:client@example.test" "$T/client.out"
 report $? "ktls show: the listener's client certificates and a session's client"

@@ -61,19 +61,9 @@ hs_make_www "$T" || ktap_exit_fail_msg "cannot write the files to serve"
 # start NAME MODE: https_server asking for certificates in MODE, on the
 # shared ticket key; its port in the variable NAME
 start() {
-	local var=$1 i
-	PORT=$((PORT + 1))
-	"$HS_BIN/https_server" --port "$PORT" --root "$T/www" --key "$ID" \
-		--tickets 3600 --ticket-keys "$KT" --client-ca "$TRUST" \
-		--client-auth "$2" > "$T/$var.out" 2> "$T/$var.err" &
-	PIDS+=($!)
-	printf -v "$var" '%s' "$PORT"
-	for i in $(seq 50); do
-		grep -q listening "$T/$var.out" 2>/dev/null && return 0
-		kill -0 "${PIDS[-1]}" 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
+	hs_spawn_server "$1" "$HS_BIN/https_server" --root "$T/www" \
+		--key "$ID" --tickets 3600 --ticket-keys "$KT" \
+		--client-ca "$TRUST" --client-auth "$2"
 }
 
 # connect PORT SESSION -sess_out|-sess_in [CLIENT|-] ARGS...: s_client
@@ -166,17 +156,9 @@ connect "$REQ" soon13 -sess_out soon -tls1_3 && full 1.3 && h=$(hint) &&
 report $? "a certificate good for 10 minutes: tickets of at most 600 s ($h)"
 
 # ktls show of a resumed session.
-(sleep 6 | timeout 15 openssl s_client -connect "127.0.0.1:$REQ" \
+hs_show_held "client: CN=client one.*(resumed)" -connect "127.0.0.1:$REQ" \
 	-CAfile "$T/ca.pem" -cert "$P/leaf1.pem" -key "$P/leaf1.key" \
-	-servername www.example.test -sess_in "$T/r13" -tls1_3 \
-	> /dev/null 2>&1) &
-held=$!
-for i in $(seq 40); do
-	"$HS_BIN/ktls" show > "$T/client.out" 2>&1
-	grep -q "client: CN=client one.*(resumed)" "$T/client.out" && break
-	sleep 0.2
-done
-wait "$held"
+	-servername www.example.test -sess_in "$T/r13" -tls1_3
 grep -q "client: CN=client one, O=ktls-hs (issuer CN=ktls-hs client CA, O=ktls-hs) .*(resumed)" "$T/client.out"
 report $? "ktls show: a resumed session's client, resumed"
 

@@ -45,20 +45,10 @@ secret() { printf '%064x' "$1"; }
 # start NS NAME ARGS...: https_server in NS on the next port, with the
 # test identity and tickets; its port in the variable NAME
 start() {
-	local ns=$1 var=$2 i
+	local ns=$1 var=$2
 	shift 2
-	PORT=$((PORT + 1))
-	ip netns exec "$ns" "$HS_BIN/https_server" --port "$PORT" \
-		--root "$T/www" --key "$ID" --tickets 3600 "$@" \
-		> "$T/$var.out" 2> "$T/$var.err" &
-	PIDS+=($!)
-	printf -v "$var" '%s' "$PORT"
-	for i in $(seq 50); do
-		grep -q listening "$T/$var.out" 2>/dev/null && return 0
-		kill -0 "${PIDS[-1]}" 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
+	hs_spawn_server "$var" ip netns exec "$ns" "$HS_BIN/https_server" \
+		--root "$T/www" --key "$ID" --tickets 3600 "$@"
 }
 
 # connect NS PORT SESSION -sess_out|-sess_in ARGS...: s_client in NS

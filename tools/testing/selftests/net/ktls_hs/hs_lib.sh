@@ -97,20 +97,58 @@ hs_cleanup() {
 # hs_start_server PROG ARGS...: (re)start $HS_BIN/PROG on the next port,
 # output in $T/server.out and $T/server.err; 0 once it says "listening"
 hs_start_server() {
-	local prog=$1 i
+	local prog=$1
 	shift
 	hs_stop_server
 	PORT=$((PORT + 1))
 	"$HS_BIN/$prog" --port "$PORT" "$@" \
 		> "$T/server.out" 2> "$T/server.err" &
 	SRV=$!
-	for i in $(seq 50); do
-		grep -q listening "$T/server.out" 2>/dev/null && return 0
-		kill -0 "$SRV" 2>/dev/null || break
-		sleep 0.1
-	done
+	hs_wait_listening "$T/server.out" "$SRV" && return 0
 	cat "$T/server.err"
 	return 1
+}
+
+# hs_wait_listening OUT PID: 0 once OUT says "listening", 1 if PID ends
+# first or 5 s pass
+hs_wait_listening() {
+	local i
+	for i in $(seq 50); do
+		grep -q listening "$1" 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
+}
+
+# hs_spawn_server VAR CMD...: one more server beside the others, CMD (a
+# server and its arguments, under ip netns exec if need be) with --port
+# of the next port, which goes into the variable VAR; its pid is added
+# to PIDS, its output in $T/VAR.out and $T/VAR.err
+hs_spawn_server() {
+	local var=$1
+	shift
+	PORT=$((PORT + 1))
+	"$@" --port "$PORT" > "$T/$var.out" 2> "$T/$var.err" &
+	PIDS+=($!)
+	printf -v "$var" '%s' "$PORT"
+	hs_wait_listening "$T/$var.out" "${PIDS[-1]}"
+}
+
+# hs_show_held PATTERN ARGS...: `ktls show` into $T/client.out while an
+# openssl s_client with ARGS holds a session for 6 s, until a line of it
+# matches PATTERN (grep) or 8 s pass
+hs_show_held() {
+	local pattern=$1 held i
+	shift
+	(sleep 6 | timeout 15 openssl s_client "$@" > /dev/null 2>&1) &
+	held=$!
+	for i in $(seq 40); do
+		"$HS_BIN/ktls" show > "$T/client.out" 2>&1
+		grep -q "$pattern" "$T/client.out" && break
+		sleep 0.2
+	done
+	wait "$held"
 }
 
 # hs_make_www DIR: DIR/www with files 1k, 64k and 16m of random bytes,
