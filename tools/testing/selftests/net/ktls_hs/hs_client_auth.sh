@@ -202,3 +202,4 @@ keyctl revoke "$TRUST"
 as leaf1
 ! served
 report $? "the trust store revoked: no handshake completes"
+ktap_finished

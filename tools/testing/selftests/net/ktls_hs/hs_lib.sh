@@ -136,18 +136,23 @@ hs_spawn_server() {
 }
 
 # hs_show_held PATTERN ARGS...: `ktls show` into $T/client.out while an
-# openssl s_client with ARGS holds a session for 6 s, until a line of it
-# matches PATTERN (grep) or 8 s pass
+# openssl s_client with ARGS holds a session, until a line of it matches
+# PATTERN (grep) or 100 tries have not; the session is held open until
+# then (its input a fifo, closed at the end), however slow its handshake
 hs_show_held() {
-	local pattern=$1 held i
+	local pattern=$1 held i fd
 	shift
-	(sleep 6 | timeout 15 openssl s_client "$@" > /dev/null 2>&1) &
+	rm -f "$T/hold"
+	mkfifo "$T/hold" || return 1
+	timeout 120 openssl s_client "$@" < "$T/hold" > /dev/null 2>&1 &
 	held=$!
-	for i in $(seq 40); do
+	exec {fd}> "$T/hold"
+	for i in $(seq 100); do
 		"$HS_BIN/ktls" show > "$T/client.out" 2>&1
 		grep -q "$pattern" "$T/client.out" && break
 		sleep 0.2
 	done
+	exec {fd}>&-
 	wait "$held"
 }
 
