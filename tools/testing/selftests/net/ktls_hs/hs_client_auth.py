@@ -158,20 +158,25 @@ def test_accepted(srv, name, ders, key, split=False, want_peer=True):
     ok = a is not None and requested
     detail = f"accept {a is not None}, CertificateRequest {requested}"
     if a:
-        try:
-            p = peer(a)
-            ok = ok and want_peer and \
-                p["sha256"] == hashlib.sha256(ders[0]).digest() and \
-                p["subject"] == "CN=client one, O=ktls-hs" and \
-                "URI:spiffe://example.test/ns/default/sa/client\n" in \
-                p["sans"] and p["depth"] == len(ders)
-            detail += f", peer {p}"
-        except OSError as e:
-            ok = ok and not want_peer and e.errno == errno.ENOENT
-            detail += f", KTLS_HS_PEER {e}"
+        good, seen = peer_is(a, ders, want_peer)
+        ok, detail = ok and good, detail + seen
         a.close()
     c.close()
     check(name, ok, detail)
+
+
+def peer_is(a, ders, want_peer):
+    """Whether accepted socket @a reports the client of @ders (leaf1's
+    subject and SPIFFE ID, the depth), or none if not @want_peer; and
+    what it reported."""
+    try:
+        p = peer(a)
+    except OSError as e:
+        return not want_peer and e.errno == errno.ENOENT, f", KTLS_HS_PEER {e}"
+    return (want_peer and p["sha256"] == hashlib.sha256(ders[0]).digest() and
+            p["subject"] == "CN=client one, O=ktls-hs" and
+            "URI:spiffe://example.test/ns/default/sa/client\n" in p["sans"] and
+            p["depth"] == len(ders)), f", peer {p}"
 
 
 def expect_alert(srv, name, build, alert):
@@ -310,14 +315,8 @@ def test_accepted12(srv, name, ders, key, one_record=False, want_peer=True):
     ok = done and a is not None and h.cert_request is not None
     detail = f"server Finished {done}, accept {a is not None}"
     if a:
-        try:
-            p = peer(a)
-            ok = ok and want_peer and \
-                p["sha256"] == hashlib.sha256(ders[0]).digest()
-            detail += f", peer {p['subject']}"
-        except OSError as e:
-            ok = ok and not want_peer and e.errno == errno.ENOENT
-            detail += f", KTLS_HS_PEER {e}"
+        good, seen = peer_is(a, ders, want_peer)
+        ok, detail = ok and good, detail + seen
         a.close()
     c.close()
     check(name, ok, detail)
