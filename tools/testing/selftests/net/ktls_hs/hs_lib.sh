@@ -135,25 +135,44 @@ hs_spawn_server() {
 	hs_wait_listening "$T/$var.out" "${PIDS[-1]}"
 }
 
-# hs_show_held PATTERN ARGS...: `ktls show` into $T/client.out while an
-# openssl s_client with ARGS holds a session, until a line of it matches
-# PATTERN (grep) or 100 tries have not; the session is held open until
-# then (its input a fifo, closed at the end), however slow its handshake
-hs_show_held() {
-	local pattern=$1 held i fd
-	shift
+# hs_hold_open ARGS...: an openssl s_client with ARGS whose input is a
+# fifo held open, so that its session stays up however slow its
+# handshake, until hs_hold_close
+hs_hold_open() {
 	rm -f "$T/hold"
 	mkfifo "$T/hold" || return 1
-	timeout 120 openssl s_client "$@" < "$T/hold" > /dev/null 2>&1 &
-	held=$!
-	exec {fd}> "$T/hold"
+	timeout 120 openssl s_client "$@" < "$T/hold" > "$T/held.out" 2>&1 &
+	HS_HELD=$!
+	exec {HS_HOLD_FD}> "$T/hold"
+}
+
+# hs_hold_close: end the session hs_hold_open holds; its status
+hs_hold_close() {
+	exec {HS_HOLD_FD}>&-
+	wait "$HS_HELD"
+}
+
+# hs_show_until PATTERN: `ktls show` into $T/client.out until a line of
+# it matches PATTERN (grep), at most 100 tries 0.2 s apart
+hs_show_until() {
+	local i
 	for i in $(seq 100); do
 		"$HS_BIN/ktls" show > "$T/client.out" 2>&1
-		grep -q "$pattern" "$T/client.out" && break
+		grep -q "$1" "$T/client.out" && return 0
 		sleep 0.2
 	done
-	exec {fd}>&-
-	wait "$held"
+	return 1
+}
+
+# hs_show_held PATTERN ARGS...: `ktls show` into $T/client.out while an
+# openssl s_client with ARGS holds a session, until a line of it matches
+# PATTERN or 100 tries have not
+hs_show_held() {
+	local pattern=$1
+	shift
+	hs_hold_open "$@" || return 1
+	hs_show_until "$pattern"
+	hs_hold_close
 }
 
 # hs_make_www DIR: DIR/www with files 1k, 64k and 16m of random bytes,

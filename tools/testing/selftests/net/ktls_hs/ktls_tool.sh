@@ -167,11 +167,12 @@ t 4 "arm: no listener on that port in that process" \
 	"$KT" arm --pid "$SRV" --port $((PORT + 50)) --identity $ID
 python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("127.0.0.1", int(sys.argv[1]))); time.sleep(60)' $((PORT + 60)) &
+s.bind(("127.0.0.1", int(sys.argv[1])))
+print("bound", flush=True); time.sleep(120)' $((PORT + 60)) > "$T/udp.log" &
 UDP=$!
 PIDS+=("$UDP")
-udp_bound() { ls -l /proc/"$UDP"/fd 2>/dev/null | grep -q socket; }
-waitfor udp_bound
+# bound, not only made: a socket not yet bound is "no listener" (4)
+waitfor grep -q bound "$T/udp.log"
 t 7 "arm: a UDP socket is not a TCP listener" \
 	"$KT" arm --pid "$UDP" --port $((PORT + 60)) --identity $ID
 UDPFD=$(for f in /proc/"$UDP"/fd/*; do
@@ -230,13 +231,11 @@ t 0 "arm --replace: ALPN and a second identity" \
 	"$KT" arm --pid "$SRV" --port $PORT --identity $ID,$ID2 --alpn http/1.1 --replace
 
 # a kTLS session held open while show looks
-(sleep 8) | timeout 20 openssl s_client -connect "127.0.0.1:$PORT" -tls1_3 \
-	-CAfile "$T/ca.pem" -servername other.example.test -alpn http/1.1 \
-	> "$T/sclient.out" 2>&1 &
-SCL=$!
-sleep 3
-"$KT" show > "$T/show.txt" 2> "$T/err"
-"$KT" show --json > "$T/show.json" 2>> "$T/err"
+hs_hold_open -connect "127.0.0.1:$PORT" -tls1_3 \
+	-CAfile "$T/ca.pem" -servername other.example.test -alpn http/1.1
+hs_show_until "127.0.0.1:$PORT -> .*TLS 1.3"
+cp "$T/client.out" "$T/show.txt"
+"$KT" show --json > "$T/show.json" 2> "$T/err"
 grep -q "127.0.0.1:$PORT  pid $SRV" "$T/show.txt" &&
 	grep -q "identities: $ID $ID2" "$T/show.txt" &&
 	grep -q "alpn: http/1.1" "$T/show.txt" &&
@@ -257,8 +256,8 @@ assert d["counters"]["TlsHsCompleted"] >= 4 and "pool" in d
 assert any(i["name"] == ids[0] for i in d["identities"])
 PY
 check "show --json: the same, as JSON" test $? = 0
-wait "$SCL"
-grep -q "CN = other.example.test" "$T/sclient.out"
+hs_hold_close
+grep -q "CN = other.example.test" "$T/held.out"
 check "SNI picks the identity added by --replace" test $? = 0
 
 # rotation: a new chain under the same name and serial
