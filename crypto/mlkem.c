@@ -7,8 +7,11 @@
  * Memory: the caller's struct ktls_mlkem768_scratch holds every
  * polynomial.  The matrix A is sampled a row at a time where it is
  * used, and each row of u or t is encoded as soon as it is summed, so a
- * vector, a row of A and two working polynomials suffice.  The largest
- * frame is decapsulation's, 288 bytes at -O2 and at -Os (gcc 12, x86-64;
+ * vector, a row of A and two working polynomials suffice.  A key that
+ * decapsulates many times may keep A instead (struct
+ * ktls_mlkem768_dk_expanded): sampling it is some 27 of the 45 Keccak
+ * permutations of a decapsulation.  The largest frame is
+ * decapsulation's, 304 bytes at -O2 and 288 at -Os (gcc 12, x86-64;
  * tools/crypto checks every function of the ML-KEM and Keccak objects
  * against 512).
  *
@@ -86,13 +89,25 @@ static void mlkem_pke_keygen(u8 ek[KTLS_MLKEM768_EK_LEN], u8 dk_pke[MLKEM_VEC_BY
 	memzero_explicit(seeds, sizeof(seeds));
 }
 
+/* row @i of A transposed, A[j][i] for each j, sampled from @rho into @row */
+static void mlkem_sample_at_row(s16 row[MLKEM_K][MLKEM_N], const u8 rho[MLKEM_SYM_BYTES],
+				unsigned int i, struct ktls_mlkem768_scratch *s)
+{
+	unsigned int j;
+
+	for (j = 0; j < MLKEM_K; j++)
+		mlkem_sample_ntt(row[j], rho, j, i, s);
+}
+
 /*
  * K-PKE.Encrypt (Algorithm 14) of the message @m with the randomness
- * @r to an encryption key that has passed the modulus check.
+ * @r to an encryption key that has passed the modulus check; A
+ * transposed from @at where the caller has it (an expanded key), else
+ * sampled a row at a time.
  */
 static void mlkem_pke_encrypt(u8 ct[KTLS_MLKEM768_CT_LEN], const u8 ek[KTLS_MLKEM768_EK_LEN],
 			      const u8 m[MLKEM_SYM_BYTES], const u8 r[MLKEM_SYM_BYTES],
-			      struct ktls_mlkem768_scratch *s)
+			      const s16 (*at)[MLKEM_K][MLKEM_N], struct ktls_mlkem768_scratch *s)
 {
 	const u8 *rho = ek + MLKEM_VEC_BYTES;
 	unsigned int i, j;
@@ -103,9 +118,12 @@ static void mlkem_pke_encrypt(u8 ct[KTLS_MLKEM768_CT_LEN], const u8 ek[KTLS_MLKE
 	}
 	/* u[i] = NTT^-1(sum_j A[j][i] y[j]) + e1[i], A transposed */
 	for (i = 0; i < MLKEM_K; i++) {
-		for (j = 0; j < MLKEM_K; j++)
-			mlkem_sample_ntt(s->a[j], rho, j, i, s);
-		mlkem_poly_dot(s->acc, s->a, s->vec);
+		if (at) {
+			mlkem_poly_dot(s->acc, at[i], s->vec);
+		} else {
+			mlkem_sample_at_row(s->a, rho, i, s);
+			mlkem_poly_dot(s->acc, s->a, s->vec);
+		}
 		mlkem_poly_invntt(s->acc);
 		mlkem_sample_cbd(s->tmp, r, MLKEM_K + i, s);
 		mlkem_poly_add(s->acc, s->tmp);
@@ -208,7 +226,7 @@ int ktls_mlkem768_encaps_derand(u8 ct[KTLS_MLKEM768_CT_LEN], u8 ss[KTLS_MLKEM_SS
 		return ret;
 	ktls_sha3_256(h, ek, KTLS_MLKEM768_EK_LEN);
 	mlkem_hash_g(kr, m, KTLS_MLKEM_SEED_LEN, h, sizeof(h), s);
-	mlkem_pke_encrypt(ct, ek, m, kr + MLKEM_SYM_BYTES, s);
+	mlkem_pke_encrypt(ct, ek, m, kr + MLKEM_SYM_BYTES, NULL, s);
 	mlkem_declassify(ct, KTLS_MLKEM768_CT_LEN);
 	memcpy(ss, kr, KTLS_MLKEM_SS_LEN);
 	memzero_explicit(kr, sizeof(kr));
@@ -232,10 +250,12 @@ EXPORT_SYMBOL_IF_KUNIT(ktls_mlkem768_encaps);
 
 /*
  * ML-KEM.Decaps_internal (Algorithm 18): decrypt, re-encrypt, and return
- * K' if the ciphertexts match, J(z || c) if not.
+ * K' if the ciphertexts match, J(z || c) if not.  A transposed from @at
+ * if given.
  */
-int ktls_mlkem768_decaps(u8 ss[KTLS_MLKEM_SS_LEN], const u8 *ct, size_t ct_len,
-			 const u8 dk[KTLS_MLKEM768_DK_LEN], struct ktls_mlkem768_scratch *s)
+static int mlkem_decaps(u8 ss[KTLS_MLKEM_SS_LEN], const u8 *ct, size_t ct_len,
+			const u8 dk[KTLS_MLKEM768_DK_LEN], const s16 (*at)[MLKEM_K][MLKEM_N],
+			struct ktls_mlkem768_scratch *s)
 {
 	const u8 *ek = dk + MLKEM_DK_EK_OFF;
 	u8 m[MLKEM_SYM_BYTES], kr[2 * MLKEM_SYM_BYTES], kbar[KTLS_MLKEM_SS_LEN];
@@ -255,7 +275,7 @@ int ktls_mlkem768_decaps(u8 ss[KTLS_MLKEM_SS_LEN], const u8 *ct, size_t ct_len,
 	ktls_shake_absorb(&s->xof, ct, KTLS_MLKEM768_CT_LEN);
 	ktls_shake_squeeze(&s->xof, kbar, sizeof(kbar));
 
-	mlkem_pke_encrypt(s->ct, ek, m, kr + MLKEM_SYM_BYTES, s);
+	mlkem_pke_encrypt(s->ct, ek, m, kr + MLKEM_SYM_BYTES, at, s);
 	for (i = 0; i < KTLS_MLKEM768_CT_LEN; i++)
 		diff |= ct[i] ^ s->ct[i];
 #ifdef KTLS_MLKEM_CT_CANARY
@@ -278,4 +298,37 @@ int ktls_mlkem768_decaps(u8 ss[KTLS_MLKEM_SS_LEN], const u8 *ct, size_t ct_len,
 	memzero_explicit(s, sizeof(*s));
 	return 0;
 }
+
+int ktls_mlkem768_decaps(u8 ss[KTLS_MLKEM_SS_LEN], const u8 *ct, size_t ct_len,
+			 const u8 dk[KTLS_MLKEM768_DK_LEN], struct ktls_mlkem768_scratch *s)
+{
+	return mlkem_decaps(ss, ct, ct_len, dk, NULL, s);
+}
 EXPORT_SYMBOL_IF_KUNIT(ktls_mlkem768_decaps);
+
+int ktls_mlkem768_expand_dk(struct ktls_mlkem768_dk_expanded *key,
+			    const u8 dk[KTLS_MLKEM768_DK_LEN], struct ktls_mlkem768_scratch *s)
+{
+	const u8 *rho = key->dk + MLKEM_DK_EK_OFF + MLKEM_VEC_BYTES;
+	unsigned int i;
+	int ret;
+
+	ret = ktls_mlkem768_check_dk(dk);
+	if (ret)
+		return ret;
+	memcpy(key->dk, dk, KTLS_MLKEM768_DK_LEN);
+	mlkem_declassify(key->dk + MLKEM_DK_EK_OFF, KTLS_MLKEM768_EK_LEN);
+	for (i = 0; i < MLKEM_K; i++)
+		mlkem_sample_at_row(key->at[i], rho, i, s);
+	memzero_explicit(s, sizeof(*s));
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_mlkem768_expand_dk);
+
+int ktls_mlkem768_decaps_expanded(u8 ss[KTLS_MLKEM_SS_LEN], const u8 *ct, size_t ct_len,
+				  const struct ktls_mlkem768_dk_expanded *key,
+				  struct ktls_mlkem768_scratch *s)
+{
+	return mlkem_decaps(ss, ct, ct_len, key->dk, key->at, s);
+}
+EXPORT_SYMBOL_IF_KUNIT(ktls_mlkem768_decaps_expanded);

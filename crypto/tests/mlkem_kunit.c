@@ -26,6 +26,7 @@ struct mlkem_test_bufs {
 	u8 ek[KTLS_MLKEM768_EK_LEN];
 	u8 dk[KTLS_MLKEM768_DK_LEN];
 	u8 ct[KTLS_MLKEM768_CT_LEN];
+	struct ktls_mlkem768_dk_expanded key;
 };
 
 static struct mlkem_test_bufs *mlkem_bufs(struct kunit *test)
@@ -109,6 +110,10 @@ static void mlkem_test_vectors(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ktls_mlkem768_decaps(ss, b->ct, sizeof(b->ct), b->dk,
 							   &b->scratch), 0);
 		KUNIT_EXPECT_MEMEQ_MSG(test, ss, want, 32, "%s: decaps", v->name);
+		KUNIT_EXPECT_EQ(test, ktls_mlkem768_expand_dk(&b->key, b->dk, &b->scratch), 0);
+		KUNIT_EXPECT_EQ(test, ktls_mlkem768_decaps_expanded(ss, b->ct, sizeof(b->ct),
+								    &b->key, &b->scratch), 0);
+		KUNIT_EXPECT_MEMEQ_MSG(test, ss, want, 32, "%s: decaps, expanded key", v->name);
 
 		/* a flipped bit: the rejection secret, not K */
 		b->ct[100] ^= 0x10;
@@ -117,6 +122,10 @@ static void mlkem_test_vectors(struct kunit *test)
 							   &b->scratch), 0);
 		KUNIT_EXPECT_MEMEQ_MSG(test, ss, h, 32, "%s: implicit rejection", v->name);
 		KUNIT_EXPECT_MEMNEQ_MSG(test, ss, want, 32, "%s: implicit rejection", v->name);
+		KUNIT_EXPECT_EQ(test, ktls_mlkem768_decaps_expanded(ss, b->ct, sizeof(b->ct),
+								    &b->key, &b->scratch), 0);
+		KUNIT_EXPECT_MEMEQ_MSG(test, ss, h, 32, "%s: implicit rejection, expanded key",
+				       v->name);
 	}
 }
 
@@ -203,10 +212,14 @@ static void mlkem_test_checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ktls_mlkem768_check_dk(b->dk), 0);
 	b->dk[KTLS_MLKEM768_DK_LEN - 64] ^= 1;
 	KUNIT_EXPECT_EQ(test, ktls_mlkem768_check_dk(b->dk), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_mlkem768_expand_dk(&b->key, b->dk, &b->scratch), -EINVAL);
 	b->dk[KTLS_MLKEM768_DK_LEN - 64] ^= 1;
 
 	KUNIT_EXPECT_EQ(test, ktls_mlkem768_decaps(ss, b->ct, KTLS_MLKEM768_CT_LEN - 1, b->dk,
 						   &b->scratch), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ktls_mlkem768_expand_dk(&b->key, b->dk, &b->scratch), 0);
+	KUNIT_EXPECT_EQ(test, ktls_mlkem768_decaps_expanded(ss, b->ct, KTLS_MLKEM768_CT_LEN + 1,
+							    &b->key, &b->scratch), -EINVAL);
 }
 
 /*
@@ -224,6 +237,12 @@ static void mlkem_test_softirq_context(struct kunit *test)
 	ktls_mlkem768_keygen(b->ek, b->dk, &b->scratch);
 	ret |= ktls_mlkem768_encaps(b->ct, ss, b->ek, sizeof(b->ek), &b->scratch);
 	ret |= ktls_mlkem768_decaps(ss2, b->ct, sizeof(b->ct), b->dk, &b->scratch);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_MEMEQ(test, ss, ss2, sizeof(ss));
+	local_bh_disable();
+	ret |= ktls_mlkem768_expand_dk(&b->key, b->dk, &b->scratch);
+	ret |= ktls_mlkem768_decaps_expanded(ss2, b->ct, sizeof(b->ct), &b->key, &b->scratch);
 	local_bh_enable();
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_MEMEQ(test, ss, ss2, sizeof(ss));

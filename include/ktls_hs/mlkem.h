@@ -97,4 +97,28 @@ int ktls_mlkem768_decaps(u8 ss[KTLS_MLKEM_SS_LEN],
 			 const u8 dk[KTLS_MLKEM768_DK_LEN],
 			 struct ktls_mlkem768_scratch *s);
 
+/*
+ * A decapsulation key made ready for many decapsulations: its FIPS 203
+ * bytes and the matrix A, transposed as re-encryption reads it (at[i][j]
+ * is A[j][i]), sampled from rho once instead of at every call.  Some
+ * 7 KiB; A is public, dk is not: wipe the whole with memzero_explicit()
+ * when done.  Decapsulation with it and with the bytes alone give the
+ * same results; a key used once gains nothing from it.
+ */
+struct ktls_mlkem768_dk_expanded {
+	s16 at[KTLS_MLKEM768_K][KTLS_MLKEM768_K][KTLS_MLKEM_N];
+	u8 dk[KTLS_MLKEM768_DK_LEN];
+};
+
+/* check @dk (ktls_mlkem768_check_dk()) and expand it into @key: 0 or -EINVAL */
+int ktls_mlkem768_expand_dk(struct ktls_mlkem768_dk_expanded *key,
+			    const u8 dk[KTLS_MLKEM768_DK_LEN],
+			    struct ktls_mlkem768_scratch *s);
+
+/* ktls_mlkem768_decaps() under an expanded key */
+int ktls_mlkem768_decaps_expanded(u8 ss[KTLS_MLKEM_SS_LEN],
+				  const u8 *ct, size_t ct_len,
+				  const struct ktls_mlkem768_dk_expanded *key,
+				  struct ktls_mlkem768_scratch *s);
+
 #endif /* _KTLS_HS_MLKEM_H */

@@ -6,9 +6,10 @@
  * branch or memory address computed from them is reported as a use of
  * an uninitialised value.  Decapsulation runs on a valid ciphertext and
  * on a modified one, the two paths implicit rejection must not tell
- * apart.  What the algorithm makes public (ek, rho, the ciphertext, the
- * ek inside dk) is declassified in the code with mlkem_declassify();
- * outside valgrind this program just runs.
+ * apart, with the key's bytes and with the key expanded.  What the
+ * algorithm makes public (ek, rho, the ciphertext, the ek inside dk) is
+ * declassified in the code with mlkem_declassify(); outside valgrind
+ * this program just runs.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,11 +19,12 @@
 #include <ktls_hs/mlkem.h>
 
 static struct ktls_mlkem768_scratch scratch;
+static struct ktls_mlkem768_dk_expanded key;
 static u8 ek[KTLS_MLKEM768_EK_LEN], dk[KTLS_MLKEM768_DK_LEN], ct[KTLS_MLKEM768_CT_LEN];
 
 int main(void)
 {
-	u8 d[32], z[32], m[32], ss[32], ss_ok[32], ss_bad[32];
+	u8 d[32], z[32], m[32], ss[32], ss_ok[32], ss_bad[32], ss2[32], ss3[32];
 	int i, bad = 0;
 
 	for (i = 0; i < 3; i++) {
@@ -42,11 +44,24 @@ int main(void)
 		VALGRIND_MAKE_MEM_UNDEFINED(dk, sizeof(dk));
 		bad |= ktls_mlkem768_decaps(ss_bad, ct, sizeof(ct), dk, &scratch);
 
+		/* the same two under the key expanded, from a secret dk */
+		VALGRIND_MAKE_MEM_UNDEFINED(dk, sizeof(dk));
+		bad |= ktls_mlkem768_expand_dk(&key, dk, &scratch);
+		bad |= ktls_mlkem768_decaps_expanded(ss2, ct, sizeof(ct), &key, &scratch);
+		ct[i * 300] ^= 4;
+		bad |= ktls_mlkem768_decaps_expanded(ss3, ct, sizeof(ct), &key, &scratch);
+		ct[i * 300] ^= 4;
+		VALGRIND_MAKE_MEM_DEFINED(ss2, sizeof(ss2));
+		VALGRIND_MAKE_MEM_DEFINED(ss3, sizeof(ss3));
+		VALGRIND_MAKE_MEM_DEFINED(ss_bad, sizeof(ss_bad));
+		bad |= memcmp(ss2, ss_bad, sizeof(ss2)) != 0;
+
 		/* the secrets are compared here, in the open, to check the runs */
 		VALGRIND_MAKE_MEM_DEFINED(ss, sizeof(ss));
 		VALGRIND_MAKE_MEM_DEFINED(ss_ok, sizeof(ss_ok));
 		VALGRIND_MAKE_MEM_DEFINED(ss_bad, sizeof(ss_bad));
-		bad |= memcmp(ss, ss_ok, sizeof(ss)) != 0 || memcmp(ss, ss_bad, sizeof(ss)) == 0;
+		bad |= memcmp(ss, ss_ok, sizeof(ss)) != 0 || memcmp(ss, ss_bad, sizeof(ss)) == 0 ||
+		       memcmp(ss, ss3, sizeof(ss)) != 0;
 	}
 	/* fresh randomness: the shim's get_random_bytes() marks it undefined */
 	ktls_mlkem768_keygen(ek, dk, &scratch);

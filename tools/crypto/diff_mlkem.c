@@ -23,6 +23,7 @@
 #include "tap.h"
 
 static struct ktls_mlkem768_scratch scratch;
+static struct ktls_mlkem768_dk_expanded key;
 static FILE *to_go, *from_go;
 static char line[8192];
 
@@ -106,6 +107,9 @@ int main(int argc, char **argv)
 		    unhex(ct, sizeof(ct), w1) != sizeof(ct) ||
 		    unhex(go_ss, sizeof(go_ss), w2) != sizeof(go_ss) ||
 		    ktls_mlkem768_decaps(ss, ct, sizeof(ct), dk, &scratch) ||
+		    memcmp(ss, go_ss, sizeof(ss)) ||
+		    ktls_mlkem768_expand_dk(&key, dk, &scratch) ||
+		    ktls_mlkem768_decaps_expanded(ss, ct, sizeof(ct), &key, &scratch) ||
 		    memcmp(ss, go_ss, sizeof(ss)))
 			bad_go_enc++;
 
@@ -144,7 +148,8 @@ int main(int argc, char **argv)
 	fclose(to_go);
 	wait(NULL);
 	tap(!bad_ek, "Go: %d encapsulation keys from random seeds d || z equal ours", rounds);
-	tap(!bad_go_enc, "Go: %d of its encapsulations to our keys decapsulate here", rounds);
+	tap(!bad_go_enc, "Go: %d of its encapsulations to our keys decapsulate here, both ways",
+	    rounds);
 	tap(!bad_our_enc, "Go: %d of our encapsulations to its keys decapsulate there", rounds);
 	tap(!bad_reject, "Go: %d modified ciphertexts give the same rejection secret", rounds);
 	tap(!bad_mod, "Go: %d keys with a coefficient >= q refused by both",

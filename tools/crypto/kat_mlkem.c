@@ -18,6 +18,24 @@
 #include "tap.h"
 
 static struct ktls_mlkem768_scratch scratch;
+static struct ktls_mlkem768_dk_expanded key;
+
+/*
+ * Decapsulation with the key's bytes and with the key expanded: the two
+ * must agree in result and secret, so every decaps case below tests both.
+ * -EFAULT if they do not.
+ */
+static int decaps_both(u8 ss[32], const u8 *ct, size_t ct_len, const u8 *dk)
+{
+	u8 ss2[32];
+	int ret = ktls_mlkem768_decaps(ss, ct, ct_len, dk, &scratch);
+
+	if (ktls_mlkem768_expand_dk(&key, dk, &scratch) ||
+	    ktls_mlkem768_decaps_expanded(ss2, ct, ct_len, &key, &scratch) != ret ||
+	    (!ret && memcmp(ss, ss2, sizeof(ss2))))
+		return -EFAULT;
+	return ret;
+}
 
 static int mod_q(long a)
 {
@@ -201,7 +219,7 @@ static void test_vectors(void)
 			tap(!memcmp(h, want, 32), "%s: encaps: ciphertext (by its hash)", v->name);
 			unhex(want, 32, v->ss);
 		}
-		tap(!ktls_mlkem768_decaps(ss2, ct, sizeof(ct), dk, &scratch) &&
+		tap(!decaps_both(ss2, ct, sizeof(ct), dk) &&
 		    !memcmp(ss2, want, 32), "%s: decaps: K", v->name);
 
 		/* implicit rejection of the ciphertext with its last bit flipped */
@@ -210,7 +228,7 @@ static void test_vectors(void)
 		ktls_shake_absorb(&j, z, 32);
 		ktls_shake_absorb(&j, ct, sizeof(ct));
 		ktls_shake_squeeze(&j, h, 32);
-		tap(!ktls_mlkem768_decaps(ss2, ct, sizeof(ct), dk, &scratch) &&
+		tap(!decaps_both(ss2, ct, sizeof(ct), dk) &&
 		    !memcmp(ss2, h, 32) && memcmp(ss2, want, 32),
 		    "%s: decaps of a modified ciphertext: J(z || c')", v->name);
 		ct[0] ^= 1;
@@ -219,7 +237,7 @@ static void test_vectors(void)
 		ktls_shake_absorb(&j, z, 32);
 		ktls_shake_absorb(&j, ct, sizeof(ct));
 		ktls_shake_squeeze(&j, h, 32);
-		tap(!ktls_mlkem768_decaps(ss2, ct, sizeof(ct), dk, &scratch) &&
+		tap(!decaps_both(ss2, ct, sizeof(ct), dk) &&
 		    !memcmp(ss2, h, 32), "%s: decaps of a modified u: J(z || c')", v->name);
 	}
 }
@@ -242,10 +260,10 @@ static void test_accumulated(const struct mlkem_accumulated *a)
 		bad += !!ktls_mlkem768_encaps_derand(ct, ss, ek, sizeof(ek), m, &scratch);
 		ktls_shake_absorb(&o, ct, sizeof(ct));
 		ktls_shake_absorb(&o, ss, sizeof(ss));
-		ktls_mlkem768_decaps(ss2, ct, sizeof(ct), dk, &scratch);
+		decaps_both(ss2, ct, sizeof(ct), dk);
 		bad += !!memcmp(ss, ss2, sizeof(ss));
 		ktls_shake_squeeze(&s, ct, sizeof(ct));
-		ktls_mlkem768_decaps(ss2, ct, sizeof(ct), dk, &scratch);
+		decaps_both(ss2, ct, sizeof(ct), dk);
 		ktls_shake_absorb(&o, ss2, sizeof(ss2));
 	}
 	ktls_shake_squeeze(&o, digest, sizeof(digest));
@@ -299,14 +317,16 @@ static void test_checks(void)
 
 	tap(ktls_mlkem768_check_dk(dk) == 0, "check_dk: our key passes");
 	dk[2336] ^= 1;
-	tap(ktls_mlkem768_check_dk(dk) == -EINVAL, "check_dk: a wrong H(ek) refused");
+	tap(ktls_mlkem768_check_dk(dk) == -EINVAL &&
+	    ktls_mlkem768_expand_dk(&key, dk, &scratch) == -EINVAL,
+	    "check_dk and expand_dk: a wrong H(ek) refused");
 	dk[2336] ^= 1;
 	dk[1152] ^= 1;
 	tap(ktls_mlkem768_check_dk(dk) == -EINVAL, "check_dk: a modified ek refused");
 	dk[1152] ^= 1;
 
-	tap(ktls_mlkem768_decaps(ss, ct, KTLS_MLKEM768_CT_LEN - 1, dk, &scratch) == -EINVAL &&
-	    ktls_mlkem768_decaps(ss, ct, KTLS_MLKEM768_CT_LEN + 1, dk, &scratch) == -EINVAL,
+	tap(decaps_both(ss, ct, KTLS_MLKEM768_CT_LEN - 1, dk) == -EINVAL &&
+	    decaps_both(ss, ct, KTLS_MLKEM768_CT_LEN + 1, dk) == -EINVAL,
 	    "decaps: 1087 and 1089 bytes refused");
 }
 
@@ -320,7 +340,7 @@ static void test_random(void)
 	for (i = 0; i < 200; i++) {
 		ktls_mlkem768_keygen(ek, dk, &scratch);
 		bad += ktls_mlkem768_encaps(ct, ss, ek, sizeof(ek), &scratch) != 0;
-		bad += ktls_mlkem768_decaps(ss2, ct, sizeof(ct), dk, &scratch) != 0;
+		bad += decaps_both(ss2, ct, sizeof(ct), dk) != 0;
 		bad += memcmp(ss, ss2, 32) != 0 || !memcmp(ss, prev, 32);
 		memcpy(prev, ss, 32);
 	}
