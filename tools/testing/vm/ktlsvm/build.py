@@ -3,6 +3,7 @@
 our kselftests, and the upstream tls.c selftest of the kernel source,
 adapted at build time to compile, and cut into pieces run in parallel."""
 
+import os
 import re
 import shutil
 
@@ -39,8 +40,8 @@ def module(kernel, extra=()):
     run(["rsync", "-aR", "--delete", "--exclude=*.o", "--exclude=*.ko",
          "--exclude=.*.cmd"] + srcs + [f"{dest}/"], cwd=REPO)
     # TEST_MODULES: the selftests' helper modules (Kbuild) too.
-    res = run(["make", "-C", dest, f"KDIR={kernel.kdir}", "TEST_MODULES=m"] + list(extra),
-              capture=True)
+    res = run(["make", f"-j{os.cpu_count() or 2}", "-C", dest, f"KDIR={kernel.kdir}",
+               "TEST_MODULES=m"] + list(extra), capture=True)
     warnings = [l for l in res.stdout.splitlines() if re.search(r"\b(warning|error):", l)]
     sim = has_tls_device(kernel)
     for ko in (["ktls_hs.ko"] + (["ktls_sim.ko"] if sim else [])
