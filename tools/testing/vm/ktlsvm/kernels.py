@@ -139,7 +139,8 @@ def _build(name, src, version, fragments):
              obj / ".config"] + fragments, cwd=src, capture=True)
         run(["make", "-s", "-C", src, f"O={obj}", "olddefconfig"], capture=True)
         _check_config(obj / ".config", fragments, src)
-        run(["make", "-s", "-C", obj, f"-j{jobs}", "bzImage", "modules"], capture=True)
+        run(["make", "-s", "-C", obj, f"-j{jobs}", "bzImage", "modules"], capture=True,
+            own_group=True)
         stamp.write_text("ok\n")
         log(f"{name} kernel built in {time.monotonic() - start:.0f}s")
         _prune_old_builds(name, keep=obj)
@@ -165,9 +166,8 @@ def upstream_7_3():
     """No KASAN or lockdep: under TCG it runs at the distro kernel's pace.
     tls.ko is built (CONFIG_TLS=m) and the guest finds it by name."""
     src, ver = source_tree(SOURCE_PKG_73), source_version(SOURCE_PKG_73)
-    # Full priority too: make check builds it after the debug kernel, and
-    # its guest, the run's last, waits for it; the guests beside it have
-    # time to spare.
+    # make check builds it after the debug kernel, at the guests' nice:
+    # its guest waits for one of theirs to end.
     obj = _build("7.3", src, ver, [BASE_FRAGMENT, V7_FRAGMENT])
     return _built_kernel("7.3", obj, kunit=False, has_intree_tls=True, source=SOURCE_PKG_73)
 

@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from .host import CACHE, log, vng_path
+from .host import CACHE, autogroup_nice, log, vng_path
 from . import kernels
 
 # KVM may exist and still fail ("emulation failure") on some hosts: probe it
@@ -83,19 +83,6 @@ def _kill(proc):
         pass
 
 
-def _autogroup_nice(pid):
-    """A guest runs in a session of its own, to be killed as a group.
-    Where the scheduler has autogroups (Debian's kernels and CI's do), a
-    session is one: each gets an equal share of the CPUs whatever the
-    nice values inside it, so two guests took two thirds of the host
-    from make check's kernel builds, nice 0 against their 5.  The
-    guest's autogroup gets the nice of the thread that boots it."""
-    try:
-        Path(f"/proc/{pid}/autogroup").write_text(f"{os.getpriority(os.PRIO_PROCESS, 0)}\n")
-    except OSError:
-        pass        # no autogroups: the nice value is the guest's already
-
-
 def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=(), extra=()):
     """Boots kernel, runs script with env inside, waits at most timeout s.
 
@@ -125,7 +112,7 @@ def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=(), e
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
                                 start_new_session=True)
-        _autogroup_nice(proc.pid)
+        autogroup_nice(proc.pid)
         expired = threading.Event()
 
         def expire():
