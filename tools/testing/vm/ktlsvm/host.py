@@ -70,9 +70,7 @@ def autogroup_nice(pid):
     """Gives the session of @pid, which must lead one, the nice value of
     the calling thread.  Where the scheduler has autogroups (Debian's
     kernels and the CI machines do), every session is a group with an
-    equal share of the CPUs whatever the nice values inside it: two
-    guests in sessions of their own took two thirds of the host from
-    make check's builds, nice 0 against their 5."""
+    equal share of the CPUs whatever the nice values inside it."""
     try:
         Path(f"/proc/{pid}/autogroup").write_text(f"{os.getpriority(os.PRIO_PROCESS, 0)}\n")
     except OSError:
@@ -82,8 +80,8 @@ def autogroup_nice(pid):
 def run(cmd, *, cwd=None, env=None, capture=False, check=True, own_group=False):
     """Runs cmd; on failure raises RunnerError with the command and its tail.
     With @own_group in a session of its own, whose autogroup gets the
-    calling thread's nice (autogroup_nice()): a long build then competes
-    with the guests as one of them, at its own priority."""
+    calling thread's nice (autogroup_nice()): a kernel build then gets
+    a share of the CPUs as a guest does, not a part of the runner's."""
     proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, text=True,
                             stdout=subprocess.PIPE if capture else None,
                             stderr=subprocess.STDOUT if capture else None,

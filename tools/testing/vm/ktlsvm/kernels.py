@@ -166,8 +166,8 @@ def upstream_7_3():
     """No KASAN or lockdep: under TCG it runs at the distro kernel's pace.
     tls.ko is built (CONFIG_TLS=m) and the guest finds it by name."""
     src, ver = source_tree(SOURCE_PKG_73), source_version(SOURCE_PKG_73)
-    # make check builds it after the debug kernel, at the guests' nice:
-    # its guest waits for one of theirs to end.
+    # make check builds it after the debug kernel, in a group of its
+    # own beside the guests; its guest waits for one of theirs to end.
     obj = _build("7.3", src, ver, [BASE_FRAGMENT, V7_FRAGMENT])
     return _built_kernel("7.3", obj, kunit=False, has_intree_tls=True, source=SOURCE_PKG_73)
 

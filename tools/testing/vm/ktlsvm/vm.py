@@ -9,7 +9,7 @@ import threading
 import time
 from pathlib import Path
 
-from .host import CACHE, autogroup_nice, log, vng_path
+from .host import CACHE, log, vng_path
 from . import kernels
 
 # KVM may exist and still fail ("emulation failure") on some hosts: probe it
@@ -112,7 +112,6 @@ def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=(), e
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, errors="replace",
                                 start_new_session=True)
-        autogroup_nice(proc.pid)
         expired = threading.Event()
 
         def expire():
