@@ -15,7 +15,11 @@ KUNIT := $(if $(shell grep -s '^CONFIG_KUNIT=[ym]' $(KDIR)/.config),m)
 # TEST_MODULES=m: the runner's test helper modules too (Kbuild).
 KBUILD_VARS := CONFIG_KTLS_HS=m CONFIG_KTLS_HS_KUNIT_TEST=$(KUNIT) \
 	       CONFIG_KTLS_HS_TEST_MODULES=$(TEST_MODULES)
-KRELEASE = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+# The release the kernel reports (uname -r), where modules_install puts
+# the module; not `make kernelrelease`, which Debian 6.1's headers answer
+# with the upstream version (6.1.192 for 6.1.0-56-amd64).
+KRELEASE = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 VM_RUN := tools/testing/vm/run
 
 .PHONY: all modules tool tool-install clean install check quick deps lint crypto fuzz bench bench-hs bench-http demo help
