@@ -88,8 +88,15 @@ def run(cmd, *, cwd=None, env=None, capture=False, check=True, own_group=False):
                             start_new_session=own_group)
     if own_group:
         autogroup_nice(proc.pid)
-    out, _ = proc.communicate()
+    out = proc.stdout.read() if capture else None
+    if capture:
+        proc.stdout.close()
+    # wait4(), not wait(): the host CPU the command and the children it
+    # waited for took (res.cpu, seconds), for the time budget of check.
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     res = subprocess.CompletedProcess(proc.args, proc.returncode, out, None)
+    res.cpu = usage.ru_utime + usage.ru_stime
     if check and res.returncode:
         tail = "\n".join((res.stdout or "").splitlines()[-40:])
         raise RunnerError(f"{' '.join(map(str, cmd))}: exit {res.returncode}\n{tail}")

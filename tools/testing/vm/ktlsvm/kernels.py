@@ -139,10 +139,11 @@ def _build(name, src, version, fragments):
              obj / ".config"] + fragments, cwd=src, capture=True)
         run(["make", "-s", "-C", src, f"O={obj}", "olddefconfig"], capture=True)
         _check_config(obj / ".config", fragments, src)
-        run(["make", "-s", "-C", obj, f"-j{jobs}", "bzImage", "modules"], capture=True,
-            own_group=True)
+        res = run(["make", "-s", "-C", obj, f"-j{jobs}", "bzImage", "modules"], capture=True,
+                  own_group=True)
         stamp.write_text("ok\n")
-        log(f"{name} kernel built in {time.monotonic() - start:.0f}s")
+        log(f"{name} kernel built in {time.monotonic() - start:.0f}s "
+            f"({res.cpu:.0f}s of host CPU)")
         _prune_old_builds(name, keep=obj)
     _check_config(obj / ".config", fragments, src)
     return obj

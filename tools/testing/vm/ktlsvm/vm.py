@@ -56,6 +56,28 @@ def _without_udev(cmd):
     return _BIND_STANDIN + cmd if _standin_ok else cmd
 
 
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _session_cpu(sid):
+    """Host CPU seconds the processes of session @sid (a guest: vng, QEMU,
+    virtiofsd) have taken so far, the children they waited for included."""
+    ticks = 0
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                # after "(comm)": state ppid pgrp session ...; utime is
+                # field 14, cstime field 17 of the whole line
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid:
+            ticks += sum(int(t) for t in fields[11:15])
+    return ticks / _TICK
+
+
 def _boot_id():
     try:
         return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
@@ -150,9 +172,15 @@ def boot(kernel, script, env, report, timeout, cpus=2, memory="2G", rwdirs=(), e
             con.write(line)
             if "ktls-vm:" in line:
                 msg = line.split("ktls-vm:", 1)[1].strip()
-                log(f"[{kernel.name} +{time.monotonic() - start:.0f}s] {msg}")
-        proc.wait()
+                log(f"[{kernel.name} +{time.monotonic() - start:.0f}s "
+                    f"cpu {_session_cpu(proc.pid):.0f}s] {msg}")
+        # wait4(), not wait(): the host CPU the guest took (QEMU is
+        # vng's child, waited for), for the time budget of make check.
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
         timer.cancel()
+    log(f"{kernel.name}: guest took {usage.ru_utime + usage.ru_stime:.0f}s of host CPU "
+        f"in {time.monotonic() - start:.0f}s")
     if expired.is_set():
         log(f"{kernel.name}: guest killed after {timeout}s")
     return not expired.is_set()
