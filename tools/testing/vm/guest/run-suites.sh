@@ -12,6 +12,7 @@
 #                upstream-offload, install, dkms, interop, conformance,
 #                faults
 #   KTLS_MODDIR  where ktls_hs.ko and ktls_hs_kunit.ko were built
+#   KTLS_MAKE_ARGS  the make arguments they were built with (W=1, C=1)
 #   KTLS_KSFT    our kselftest directory (sources, lib.mk Makefile)
 #   KTLS_KSFT_OUT    its build output
 #   KTLS_KSFT_DIR    tools/testing/selftests of the kernel source
@@ -137,11 +138,14 @@ run_selftests() {
 run_install() {
 	local tap=$R/install.tap kdir=/lib/modules/$(uname -r)/build path
 	echo "TAP version 13" > "$tap"
-	echo "1..3" >> "$tap"
+	echo "1..4" >> "$tap"
 	check() { if eval "$2"; then echo "ok $1" >> "$tap"; else echo "not ok $1" >> "$tap"; fi; }
 
 	rmmod ktls_hs
-	make -C "$KTLS_MODDIR" KDIR="$kdir" install > "$R/install.log" 2>&1
+	# With the arguments of the host's build: with others kbuild would
+	# compile the module again, here, under TCG.
+	# shellcheck disable=SC2086
+	make -C "$KTLS_MODDIR" KDIR="$kdir" ${KTLS_MAKE_ARGS:-} install > "$R/install.log" 2>&1
 	path=$(modinfo -n ktls_hs 2>/dev/null)
 	check "1 make install puts ktls_hs in updates/ ($path)" \
 		'[[ $path == /lib/modules/$(uname -r)/updates/* ]]'
@@ -149,6 +153,8 @@ run_install() {
 	"$KTLS_KSFT_OUT/ulp_hold" < /dev/null > /dev/null 2>> "$R/install.log"
 	check "3 TCP_ULP \"tls\" autoloads ktls_hs, not tls.ko" \
 		'[ -e /sys/module/ktls_hs ] && [ ! -e /sys/module/tls ]'
+	check "4 make install installs the build it finds, compiles nothing" \
+		'! grep -q "^  CC " "$R/install.log"'
 }
 
 # DKMS, as a user of a kernel we ship no build for installs the module:
