@@ -223,12 +223,22 @@ xfer() {
 	rc=$?
 	wait "$rpid" || rc=1
 	XFER_OUT="$(tail -n1 "$T/send.out") / $(tail -n1 "$T/recv.out")"
+	# What the sender's -w saw: when its TX went to the device.
+	XFER_DEV=$(grep -m1 -e "on the device" -e "did not wait" "$T/send.out")
 	return $rc
 }
 
 # offloads VERSION: whether the provider offloads TX of this TLS version.
 offloads() {
 	[ "$PROVIDER" = ktls_hs ] || [ "$1" = 12 ]
+}
+
+# dev_wait VERSION: the sender's -w where TX of VERSION goes to the
+# device.  The keys reach the device in a work item after setsockopt()
+# returns; a case that counts the device's records has the sender wait
+# for it rather than race it.
+dev_wait() {
+	offloads "$1" && echo -w
 }
 
 # rx_offloads VERSION: whether it offloads RX of this version; the place
@@ -282,7 +292,7 @@ check() {
 # else fails with WHY, the two ends' output and tls_stat.
 verdict() {
 	if [ -z "$2" ]; then
-		ktap_test_pass "$1 ($(counters))"
+		ktap_test_pass "$1 ($(counters))${XFER_DEV:+; $XFER_DEV}"
 	else
 		ktap_test_fail "$1: $2 ($(counters))"
 		cat "$T/send.out" "$T/recv.out" | sed 's/^/# /'

@@ -8,8 +8,9 @@
 # end and decrypted on the other; sendfile() with TLS_TX_ZEROCOPY_RO,
 # whose device records are the file's pages, and splice() from a pipe,
 # under loss and reordering; records the device built within
-# TLS_TX_MAX_PAYLOAD_LEN (sim_lib.sh has the setup and checks; key
-# updates are in sim_offload_rekey.sh).
+# TLS_TX_MAX_PAYLOAD_LEN.  Each sender waits for its keys to reach the
+# device before the bulk of its stream (sim_lib.sh has the setup and
+# checks; key updates are in sim_offload_rekey.sh).
 
 DIR=$(dirname "$(readlink -f "$0")")
 source "$DIR/sim_lib.sh"
@@ -27,7 +28,7 @@ for v in 12 13; do
 	for c in 128 256; do
 		snap
 		xfer "$A2" -v $v -c $c -n 400000 -s 6000 -- \
-			-v $v -c $c -n 400000 -s 6000 -d 1000
+			-v $v -c $c -n 400000 -s 6000 -d 1000 $(dev_wait $v)
 		rc=$?
 		delta
 		if [ $rc = 0 ] && rx_offloads $v && [ "$D_RXREC" = 0 ]; then
@@ -41,7 +42,8 @@ done
 # 5-6: sendfile() of 1 MB: full 16 KB records, each spread over frames.
 for v in 12 13; do
 	snap
-	xfer "$A2" -v $v -n 1048576 -s 65536 -- -v $v -n 1048576 -s 1048576 -f
+	xfer "$A2" -v $v -n 1048576 -s 65536 -- -v $v -n 1048576 -s 1048576 -f \
+		$(dev_wait $v)
 	rc=$?
 	delta
 	check "sendfile TLS 1.${v#1} AES-GCM-128" $v $rc
@@ -51,7 +53,8 @@ done
 RAW_RX=1
 for v in 12 13; do
 	snap
-	xfer "$A2" -v $v -c 256 -n 400000 -r -- -v $v -c 256 -n 400000 -s 20000
+	xfer "$A2" -v $v -c 256 -n 400000 -r -- -v $v -c 256 -n 400000 -s 20000 \
+		$(dev_wait $v)
 	rc=$?
 	delta
 	check "device records open with OpenSSL, TLS 1.${v#1} AES-GCM-256" $v $rc
@@ -60,7 +63,8 @@ RAW_RX=
 
 # 9: IPv6: RX offload finds the flow by a v6 4-tuple.
 snap
-xfer fd77::2 -v 12 -n 400000 -s 4000 -- -v 12 -n 400000 -s 4000 -d 1000
+xfer fd77::2 -v 12 -n 400000 -s 4000 -- -v 12 -n 400000 -s 4000 -d 1000 \
+	$(dev_wait 12)
 rc=$?
 delta
 if [ $rc = 0 ] && rx_offloads 12 && [ "$D_RXREC" = 0 ]; then
@@ -80,10 +84,10 @@ for mode in "sendfile TLS_TX_ZEROCOPY_RO" "splice from a pipe"; do
 		snap
 		if [ "${mode%% *}" = sendfile ]; then
 			xfer "$A2" -v $v -n 1048576 -s 65536 -- \
-				-v $v -n 1048576 -s 65536 -f -z
+				-v $v -n 1048576 -s 65536 -f -z $(dev_wait $v)
 		else
 			xfer "$A2" -v $v -n 600000 -s 16384 -- \
-				-v $v -n 600000 -s 16384 -S
+				-v $v -n 600000 -s 16384 -S $(dev_wait $v)
 		fi
 		rc=$?
 		delta
@@ -107,7 +111,8 @@ for v in 12 13; do
 		continue
 	fi
 	snap
-	xfer "$A2" -v $v -n 400000 -r -l 1000 -- -v $v -n 400000 -s 20000 -l 1000
+	xfer "$A2" -v $v -n 400000 -r -l 1000 -- -v $v -n 400000 -s 20000 -l 1000 \
+		$(dev_wait $v)
 	rc=$?
 	delta
 	check "$name" $v $rc

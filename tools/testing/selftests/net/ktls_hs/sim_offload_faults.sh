@@ -19,7 +19,8 @@ echo 13 > "$DBG1/drop"; echo 13 > "$DBG2/drop"
 echo 7 > "$DBG1/reorder"; echo 7 > "$DBG2/reorder"
 for v in 12 13; do
 	snap
-	xfer "$A2" -v $v -n 700000 -s 6000 -- -v $v -n 700000 -s 6000
+	xfer "$A2" -v $v -n 700000 -s 6000 -- -v $v -n 700000 -s 6000 \
+		$(dev_wait $v)
 	rc=$?
 	delta
 	if [ $rc = 0 ] && { [ "$D_DROP" = 0 ] || [ "$D_REORD" = 0 ]; }; then

@@ -22,6 +22,11 @@
  * for a stream cut short where no route is left to carry a FIN.  With
  * -l LIMIT the sender caps its records' plaintext with
  * TLS_TX_MAX_PAYLOAD_LEN, and a raw receiver refuses a larger record.
+ * TX keys reach a device in a work item after setsockopt() returns, and
+ * a short stream can be over by then: with -w the sender starts with
+ * small sends 5 ms apart until its namespace's TlsTxDevice counts the
+ * socket (at most 20 s), so that a case about the device's records has
+ * some.
  *
  * Exit status 0 when everything arrived intact; the last line of stdout
  * says how many bytes and how long setsockopt(TLS_TX or TLS_RX) took.
@@ -65,7 +70,13 @@ struct opts {
 	bool reset;		/* close with a reset, not a FIN */
 	bool zc_ro;		/* send: TLS_TX_ZEROCOPY_RO */
 	unsigned int limit;	/* TLS_TX_MAX_PAYLOAD_LEN; raw recv: checked */
+	bool wait_dev;		/* send: trickle until TX is on the device */
 };
+
+/* While the sender waits for the device: the largest send, the pause. */
+#define WAIT_DEV_PIECE		256
+#define WAIT_DEV_PAUSE_US	5000
+#define WAIT_DEV_MAX_US		20e6
 
 #ifndef TLS_TX_MAX_PAYLOAD_LEN
 #define TLS_TX_MAX_PAYLOAD_LEN	5
@@ -105,6 +116,26 @@ static void set_reset(int fd, const struct opts *o)
 
 	if (o->reset)
 		setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+}
+
+/*
+ * TlsTxDevice in this namespace's /proc/net/tls_stat: the sockets whose
+ * TX went to a device so far; -1 if there is no such line.
+ */
+static long tx_device_count(void)
+{
+	char line[128];
+	long v = -1;
+	FILE *f;
+
+	f = fopen("/proc/net/tls_stat", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TlsTxDevice %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
 }
 
 static int set_key(int fd, int dir, const struct opts *o, double *us)
@@ -254,7 +285,10 @@ static ssize_t splice_out(int fd, const int pipefd[2], __u8 *buf,
 
 static int do_send(const struct opts *o)
 {
-	bool halved = false;
+	bool halved = false, waiting = false, on_dev = false;
+	size_t dev_from = 0;
+	long dev_base = -1;
+	double dev_until = 0;
 	struct sockaddr_storage ss;
 	unsigned int updates = 0;
 	double settle_until = 0;
@@ -283,6 +317,12 @@ static int do_send(const struct opts *o)
 	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	set_reset(fd, o);
+	/* Before TLS_TX: a synchronous install counts in setsockopt(). */
+	if (o->wait_dev) {
+		dev_base = tx_device_count();
+		waiting = dev_base >= 0;
+		dev_until = now_us() + WAIT_DEV_MAX_US;
+	}
 	if (set_key(fd, TLS_TX, o, &us))
 		return 2;
 	if (o->zc_ro && setsockopt(fd, SOL_TLS, TLS_TX_ZEROCOPY_RO, &one,
@@ -321,6 +361,8 @@ static int do_send(const struct opts *o)
 
 		/* Sizes vary so records end everywhere in a frame. */
 		n = 1 + rand() % o->chunk;
+		if (waiting && n > WAIT_DEV_PIECE)
+			n = WAIT_DEV_PIECE;
 		if (n > o->bytes - off)
 			n = o->bytes - off;
 		if (file >= 0) {
@@ -339,6 +381,17 @@ static int do_send(const struct opts *o)
 			return 1;
 		}
 		off += ret;
+		if (waiting) {
+			if (tx_device_count() > dev_base) {
+				waiting = false;
+				on_dev = true;
+				dev_from = off;
+			} else if (now_us() > dev_until) {
+				waiting = false;
+			} else {
+				usleep(WAIT_DEV_PAUSE_US);
+			}
+		}
 		if (!halved && off >= o->bytes / 2) {
 			halved = true;
 			if (half_way(o))
@@ -363,6 +416,15 @@ static int do_send(const struct opts *o)
 		close(pipefd[1]);
 	}
 	close(fd);
+	if (o->wait_dev && dev_base < 0)
+		printf("no TlsTxDevice in /proc/net/tls_stat: did not wait\n");
+	else if (o->wait_dev && on_dev)
+		printf("TX on the device after %zu bytes\n", dev_from);
+	else if (o->wait_dev && waiting)
+		printf("the stream ended before TX was on the device\n");
+	else if (o->wait_dev)
+		printf("TX not on the device after %.0f s\n",
+		       WAIT_DEV_MAX_US / 1e6);
 	printf("sent %zu bytes, %u key updates, TLS_TX took %.0f us\n", off,
 	       updates, us);
 	return 0;
@@ -513,7 +575,7 @@ static void usage(void)
 		"       [-K KEY_UPDATES] [-e FIRST_UPDATE_BYTES] [-D SETTLE_MS]\n"
 		"       [-b RCVBUF]\n"
 		"       [-R (reset on close)] [-z (TLS_TX_ZEROCOPY_RO)]\n"
-		"       [-l TLS_TX_MAX_PAYLOAD_LEN]\n");
+		"       [-l TLS_TX_MAX_PAYLOAD_LEN] [-w (wait for the device)]\n");
 	exit(2);
 }
 
@@ -530,7 +592,7 @@ int main(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:fSrt:d:D:m:kK:e:b:Rzl:")) != -1) {
+	while ((c = getopt(argc, argv, "a:p:v:c:g:n:s:fSrt:d:D:m:kK:e:b:Rzl:w")) != -1) {
 		switch (c) {
 		case 'a':
 			o.addr = optarg;
@@ -595,6 +657,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			o.limit = strtoul(optarg, NULL, 0);
+			break;
+		case 'w':
+			o.wait_dev = true;
 			break;
 		default:
 			usage();
